@@ -1,0 +1,16 @@
+package org.mcountkit.api;
+
+/**
+ * What a backend is chosen by: the ELF machine ({@code e_machine}), class and data byte order,
+ * plus {@code e_flags} for machines whose ABI variants live there (RVC on RISC-V, say).
+ */
+public record ElfTarget(int machine, ElfClass elfClass, Endian endian, int flags) {
+
+    public int pointerSize() {
+        return elfClass.pointerSize();
+    }
+
+    public boolean is64() {
+        return elfClass == ElfClass.ELF64;
+    }
+}

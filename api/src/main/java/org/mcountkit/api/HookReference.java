@@ -1,0 +1,24 @@
+package org.mcountkit.api;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A relocation against a hook symbol, with what a backend needs to judge it: the section's
+ * bytes as a read-only buffer (index 0 is the section's first byte; use absolute reads with an
+ * explicit byte order) and the hook's name as the symbol table spells it.
+ */
+public record HookReference(ElfTarget target, String sectionName, ByteBuffer code, Relocation relocation, String hook) {
+
+    /** The byte at {@code offset} of the section, or -1 when the offset lies outside it. */
+    public int byteAt(long offset) {
+        if (offset < 0 || offset >= code.limit()) {
+            return -1;
+        }
+        return code.get((int) offset) & 0xff;
+    }
+
+    /** True when {@code length} bytes starting at {@code offset} lie inside the section. */
+    public boolean inSection(long offset, int length) {
+        return offset >= 0 && length >= 0 && offset + length <= code.limit();
+    }
+}

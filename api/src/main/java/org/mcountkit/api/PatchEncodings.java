@@ -1,0 +1,22 @@
+package org.mcountkit.api;
+
+/** How a backend writes a site: disabled (a NOP of the site's length) or enabled (a call). */
+public interface PatchEncodings {
+
+    /** Length in bytes of the call the compiler emits for the hook, as recorded in tables. */
+    int siteLength();
+
+    /**
+     * Bytes that do nothing and fill exactly {@code length} bytes of a site.
+     *
+     * @throws EncodingException when the machine has no such NOP sequence
+     */
+    byte[] nop(int length);
+
+    /**
+     * Bytes of a call from {@code siteAddress} to {@code targetAddress}, {@link #siteLength()} long.
+     *
+     * @throws EncodingException when the target is out of the call's range or misaligned
+     */
+    byte[] call(long siteAddress, long targetAddress);
+}

@@ -1,0 +1,152 @@
+package org.mcountkit.arch.x86;
+
+import java.util.Map;
+import java.util.Set;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Endian;
+import org.mcountkit.api.HookReference;
+import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.Recognition;
+import org.mcountkit.api.Relocation;
+
+/**
+ * x86_64 (and x32) and i386. Facts from the x86-64 and i386 psABIs (relocation numbers as in
+ * glibc's elf.h) and from what gcc 12 / clang 14 emit with {@code -pg} and {@code -pg -mfentry}.
+ */
+public final class X86Backend implements ArchBackend {
+
+    static final int EM_386 = 3;
+    static final int EM_X86_64 = 62;
+
+    static final int R_X86_64_64 = 1;
+    static final int R_X86_64_PC32 = 2;
+    static final int R_X86_64_GOT32 = 3;
+    static final int R_X86_64_PLT32 = 4;
+    static final int R_X86_64_GOTPCREL = 9;
+    static final int R_X86_64_32 = 10;
+    static final int R_X86_64_32S = 11;
+    static final int R_X86_64_GOTPCRELX = 41;
+    static final int R_X86_64_REX_GOTPCRELX = 42;
+
+    static final int R_386_32 = 1;
+    static final int R_386_PC32 = 2;
+    static final int R_386_GOT32 = 3;
+    static final int R_386_PLT32 = 4;
+    static final int R_386_GOT32X = 43;
+
+    private static final Map<Integer, String> X86_64_NAMES = Map.of(0, "R_X86_64_NONE", R_X86_64_64, "R_X86_64_64",
+            R_X86_64_PC32, "R_X86_64_PC32", R_X86_64_GOT32, "R_X86_64_GOT32", R_X86_64_PLT32, "R_X86_64_PLT32",
+            R_X86_64_GOTPCREL, "R_X86_64_GOTPCREL", R_X86_64_32, "R_X86_64_32", R_X86_64_32S, "R_X86_64_32S",
+            R_X86_64_GOTPCRELX, "R_X86_64_GOTPCRELX", R_X86_64_REX_GOTPCRELX, "R_X86_64_REX_GOTPCRELX");
+    private static final Map<Integer, String> I386_NAMES = Map.of(0, "R_386_NONE", R_386_32, "R_386_32",
+            R_386_PC32, "R_386_PC32", R_386_GOT32, "R_386_GOT32", R_386_PLT32, "R_386_PLT32",
+            R_386_GOT32X, "R_386_GOT32X");
+
+    /** {@code call rel32}: opcode e8, the relocation patches the 4 bytes after it. */
+    static final int CALL_REL32 = 0xe8;
+    static final int CALL_REL32_LENGTH = 5;
+    /** {@code jmp rel32}: a tail call, which ftrace cannot patch as a call. */
+    static final int JMP_REL32 = 0xe9;
+    /** {@code call *disp32(%rip)} (x86_64) or {@code call *disp32} (i386): ff 15, 6 bytes. */
+    static final int[] CALL_INDIRECT_ABS = {0xff, 0x15};
+    /** {@code call *disp32(%ebx)}: i386 PIC calls through the GOT, ff 93, 6 bytes. */
+    static final int[] CALL_INDIRECT_EBX = {0xff, 0x93};
+    static final int CALL_INDIRECT_LENGTH = 6;
+
+    private static final Set<String> HOOKS = Set.of("mcount", "__fentry__");
+
+    @Override
+    public String name() {
+        return "x86";
+    }
+
+    @Override
+    public boolean supports(ElfTarget target) {
+        if (target.endian() != Endian.LITTLE) {
+            return false;
+        }
+        return target.machine() == EM_X86_64 || (target.machine() == EM_386 && target.elfClass() == ElfClass.ELF32);
+    }
+
+    @Override
+    public String machineName(ElfTarget target) {
+        if (target.machine() == EM_386) {
+            return "i386";
+        }
+        return target.is64() ? "x86_64" : "x32";
+    }
+
+    @Override
+    public Set<String> hookNames(ElfTarget target) {
+        return HOOKS;
+    }
+
+    @Override
+    public Recognition recognize(HookReference ref) {
+        Relocation r = ref.relocation();
+        boolean i386 = ref.target().machine() == EM_386;
+        String name = relocationName(ref.target(), r.type());
+        long field = r.offset();
+        if (isDirectCall(i386, r.type())) {
+            int opcode = ref.byteAt(field - 1);
+            if (opcode == CALL_REL32) {
+                return Recognition.site(field - 1, CALL_REL32_LENGTH);
+            }
+            if (opcode == JMP_REL32) {
+                return Recognition.rejected("not a call: " + name + " on a jmp (a tail call to the hook)");
+            }
+            return Recognition.rejected("not a call: " + name + " reference" + opcodeNote(opcode));
+        }
+        if (isGotCall(i386, r.type())) {
+            if (matches(ref, field - 2, CALL_INDIRECT_ABS) || (i386 && matches(ref, field - 2, CALL_INDIRECT_EBX))) {
+                return Recognition.site(field - 2, CALL_INDIRECT_LENGTH);
+            }
+            return Recognition.rejected("not a call: " + name + " reference (loads the hook's address)");
+        }
+        return Recognition.rejected("not a call: " + name + " reference");
+    }
+
+    private static boolean isDirectCall(boolean i386, int type) {
+        return i386 ? type == R_386_PC32 || type == R_386_PLT32 : type == R_X86_64_PC32 || type == R_X86_64_PLT32;
+    }
+
+    private static boolean isGotCall(boolean i386, int type) {
+        return i386 ? type == R_386_GOT32 || type == R_386_GOT32X
+                : type == R_X86_64_GOTPCREL || type == R_X86_64_GOTPCRELX || type == R_X86_64_REX_GOTPCRELX;
+    }
+
+    private static boolean matches(HookReference ref, long at, int[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (ref.byteAt(at + i) != bytes[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String opcodeNote(int opcode) {
+        return opcode < 0 ? " at the start of the section" : String.format(" (byte before the field is %02x, not e8)",
+                opcode);
+    }
+
+    @Override
+    public PatchEncodings encodings(ElfTarget target) {
+        return target.machine() == EM_386 ? X86Encodings.I386 : X86Encodings.X86_64;
+    }
+
+    @Override
+    public int tableRelocationType(ElfTarget target) {
+        if (target.machine() == EM_386) {
+            return R_386_32;
+        }
+        return target.is64() ? R_X86_64_64 : R_X86_64_32;
+    }
+
+    @Override
+    public String relocationName(ElfTarget target, int type) {
+        Map<Integer, String> names = target.machine() == EM_386 ? I386_NAMES : X86_64_NAMES;
+        return names.getOrDefault(type, "relocation type " + type);
+    }
+}

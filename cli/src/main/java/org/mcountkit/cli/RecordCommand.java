@@ -1,0 +1,81 @@
+package org.mcountkit.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.pipeline.Recorder;
+import org.slf4j.Logger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code record}: the kernel's {@code recordmcount [-w] file.o...}, in place. */
+@Command(name = "record", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"Append a __mcount_loc table of the call sites in traced sections to each object, in place.",
+            "Accepts recordmcount's arguments. Exit 0 when every file is fine, 1 otherwise."})
+final class RecordCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Verbosity verbosity;
+
+    @Option(names = "-w", description = "Print \"Section S has mcount callers being ignored\" per untraced section,"
+            + " as recordmcount -w does.")
+    boolean warnUntraced;
+
+    @Option(names = "--strict", description = "Fail a file on any warning (linker relaxation, rejected references).")
+    boolean strict;
+
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "Relocatable objects (.o) to rewrite.")
+    List<Path> files;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
+        Recorder recorder = new Recorder(Backends.load());
+        Recorder.Options options = new Recorder.Options(strict);
+        Logger log = verbosity.detailLog();
+        int failed = 0;
+        for (Path file : files) {
+            try {
+                long start = System.nanoTime();
+                FileReport report = recorder.record(file, options);
+                log.debug("{}: {} site(s), {} ({} ms)", file, report.sites().size(),
+                        report.changed() ? "table appended" : "unchanged", (System.nanoTime() - start) / 1_000_000);
+                reporter.diagnostics(report);
+                if (warnUntraced) {
+                    printUntraced(out, report);
+                }
+                if (report.hasErrors()) {
+                    failed++;
+                }
+            } catch (InputException e) {
+                reporter.failed(file, e.getMessage());
+                failed++;
+            }
+        }
+        out.flush();
+        return failed == 0 ? 0 : 1;
+    }
+
+    private static void printUntraced(PrintWriter out, FileReport report) {
+        Set<String> sections = new LinkedHashSet<>();
+        for (CallSite site : report.untracedSites()) {
+            sections.add(site.section());
+        }
+        sections.forEach(s -> out.println("Section " + s + " has mcount callers being ignored"));
+    }
+}

@@ -1,0 +1,56 @@
+package org.mcountkit.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.Severity;
+import org.mcountkit.core.pipeline.FileReport;
+
+/** Prints problems as {@code mcountkit: FILE: reason}, filtered by verbosity. */
+final class Reporter {
+
+    private final PrintWriter err;
+    private final Verbosity verbosity;
+
+    Reporter(PrintWriter err, Verbosity verbosity) {
+        this.err = err;
+        this.verbosity = verbosity;
+    }
+
+    void failed(Path file, String reason) {
+        err.println("mcountkit: " + file + ": " + reason);
+        err.flush();
+    }
+
+    void diagnostics(FileReport report) {
+        for (Diagnostic d : report.diagnostics()) {
+            if (shown(d.severity())) {
+                err.println("mcountkit: " + report.file() + ": " + describe(d));
+            }
+        }
+        err.flush();
+    }
+
+    private boolean shown(Severity severity) {
+        return switch (severity) {
+            case ERROR -> true;
+            case WARNING -> !verbosity.quiet;
+            case NOTE -> verbosity.verbose && !verbosity.quiet;
+        };
+    }
+
+    static String describe(Diagnostic d) {
+        StringBuilder text = new StringBuilder();
+        if (d.severity() != Severity.ERROR) {
+            text.append(d.severity().label()).append(": ");
+        }
+        if (d.section() != null) {
+            text.append(d.section());
+            if (d.hasOffset()) {
+                text.append("+0x").append(Long.toHexString(d.offset()));
+            }
+            text.append(": ");
+        }
+        return text.append(d.message()).toString();
+    }
+}

@@ -1,0 +1,229 @@
+package org.mcountkit.core.elf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
+
+/**
+ * Rewrites an object the way the kernel's recordmcount does: old bytes stay where they are, and a
+ * new section-name table, a new section-header table and the new or replaced section contents
+ * are appended at the end. Sections are only ever added or given new contents.
+ */
+public final class ElfAppender {
+
+    private final ElfFile file;
+    private final long oldShoff;
+    private final boolean is64;
+    private final int shentsize;
+    private final List<Header> headers = new ArrayList<>();
+    private final Map<Integer, byte[]> contents = new TreeMap<>();
+    private final Map<Long, byte[]> patches = new TreeMap<>();
+
+    /** A section header as it will be written; {@code raw} holds the old header's bytes, if any. */
+    private static final class Header {
+        final byte[] raw;
+        String newName;
+        int type;
+        long flags;
+        long offset;
+        long size;
+        int link;
+        int info;
+        long addralign;
+        long entsize;
+
+        Header(byte[] raw, Section s) {
+            this.raw = raw;
+            this.type = s.type();
+            this.flags = s.flags();
+            this.offset = s.offset();
+            this.size = s.size();
+            this.link = s.link();
+            this.info = s.info();
+            this.addralign = s.addralign();
+            this.entsize = s.entsize();
+        }
+    }
+
+    public ElfAppender(ElfFile file) {
+        this.file = file;
+        this.is64 = file.target().is64();
+        this.shentsize = is64 ? 64 : 40;
+        ByteBuffer all = file.contents();
+        long shoff = is64 ? all.getLong(40) : all.getInt(32) & 0xffffffffL;
+        this.oldShoff = shoff;
+        for (Section s : file.sections()) {
+            byte[] raw = new byte[shentsize];
+            all.get((int) (shoff + (long) s.index() * shentsize), raw);
+            headers.add(new Header(raw, s));
+        }
+    }
+
+    /** Number of sections the output will have. */
+    public int sectionCount() {
+        return headers.size();
+    }
+
+    /** Adds a section after the existing ones and returns its index. */
+    public int addSection(String name, int type, long flags, int link, int info, long addralign, long entsize,
+            byte[] content) {
+        Header h = new Header(null, new Section(headers.size(), name, type, flags, 0, 0, content.length, link, info,
+                addralign, entsize));
+        h.newName = name;
+        headers.add(h);
+        int index = headers.size() - 1;
+        contents.put(index, content);
+        return index;
+    }
+
+    /** Gives an existing section new contents, written at the end of the file. */
+    public void replaceContent(int index, byte[] content) {
+        contents.put(index, content);
+        headers.get(index).size = content.length;
+    }
+
+    public void setInfo(int index, int info) {
+        headers.get(index).info = info;
+    }
+
+    /** Overwrites bytes inside the old file (an instruction turned into a NOP, say). */
+    public void patch(long fileOffset, byte[] bytes) {
+        if (fileOffset < 0 || fileOffset + bytes.length > file.size()) {
+            throw new IllegalArgumentException("patch outside the file at " + fileOffset);
+        }
+        patches.put(fileOffset, bytes.clone());
+    }
+
+    /** Writes the whole new file into {@code out}, positioned at 0. */
+    public void writeTo(FileChannel out) throws IOException {
+        long end = file.size();
+        ByteBuffer original = file.contents();
+        writeFully(out, original, 0);
+        for (Map.Entry<Long, byte[]> p : patches.entrySet()) {
+            writeFully(out, ByteBuffer.wrap(p.getValue()), p.getKey());
+        }
+        Tail tail = layOut(end);
+        writeFully(out, tail.bytes, end);
+        writeFully(out, elfHeaderPatch(tail), 0);
+        // The kernel tool edits the old header table in memory before copying it, so its old copy
+        // of the name table's header (and of header 0) ends up updated too; do the same so outputs
+        // match byte for byte.
+        for (int index : new int[] {0, file.sectionNameTableIndex()}) {
+            int at = (int) (tail.shoff - end) + index * shentsize;
+            writeFully(out, tail.bytes.duplicate().position(at).limit(at + shentsize).slice(),
+                    oldShoff + (long) index * shentsize);
+        }
+    }
+
+    private record Tail(ByteBuffer bytes, long shoff) {
+    }
+
+    private Tail layOut(long end) {
+        int shstrndx = file.sectionNameTableIndex();
+        Section names = file.section(shstrndx);
+        byte[] oldNames = new byte[(int) names.size()];
+        file.bytes(names).get(0, oldNames);
+        StringTableBuilder builder = new StringTableBuilder(oldNames);
+        headers.stream().filter(h -> h.newName != null).forEach(h -> builder.add(h.newName));
+        StringTableBuilder.Built built = builder.build();
+
+        int align = is64 ? 8 : 4;
+        long pos = end;
+        Header namesHeader = headers.get(shstrndx);
+        namesHeader.offset = pos;
+        namesHeader.size = built.bytes().length;
+        pos += built.bytes().length;
+        long shoff = alignUp(pos, align);
+        pos = shoff + (long) headers.size() * shentsize;
+        for (Map.Entry<Integer, byte[]> c : contents.entrySet()) {
+            Header h = headers.get(c.getKey());
+            pos = alignUp(pos, Math.max(1, h.addralign));
+            h.offset = pos;
+            h.size = c.getValue().length;
+            pos += c.getValue().length;
+        }
+        ByteBuffer tail = ByteBuffer.allocate((int) (pos - end)).order(file.target().endian().order());
+        tail.put(0, built.bytes());
+        int count = headers.size();
+        for (int i = 0; i < count; i++) {
+            Header h = headers.get(i);
+            int at = (int) (shoff - end) + i * shentsize;
+            if (h.raw != null) {
+                tail.put(at, h.raw);
+            }
+            if (h.newName != null) {
+                tail.putInt(at, built.offsets().get(h.newName));
+            }
+            if (i == 0) {
+                // Section 0 carries the real section count once it no longer fits e_shnum.
+                if (count >= Symbol.SHN_LORESERVE) {
+                    putWord(tail, at + (is64 ? 32 : 20), count);
+                }
+            } else {
+                writeHeader(tail, at, h);
+            }
+        }
+        for (Map.Entry<Integer, byte[]> c : contents.entrySet()) {
+            tail.put((int) (headers.get(c.getKey()).offset - end), c.getValue());
+        }
+        return new Tail(tail, shoff);
+    }
+
+    private void writeHeader(ByteBuffer b, int at, Header h) {
+        b.putInt(at + 4, h.type);
+        if (is64) {
+            b.putLong(at + 8, h.flags);
+            b.putLong(at + 24, h.offset);
+            b.putLong(at + 32, h.size);
+            b.putInt(at + 40, h.link);
+            b.putInt(at + 44, h.info);
+            b.putLong(at + 48, h.addralign);
+            b.putLong(at + 56, h.entsize);
+        } else {
+            b.putInt(at + 8, (int) h.flags);
+            b.putInt(at + 16, (int) h.offset);
+            b.putInt(at + 20, (int) h.size);
+            b.putInt(at + 24, h.link);
+            b.putInt(at + 28, h.info);
+            b.putInt(at + 32, (int) h.addralign);
+            b.putInt(at + 36, (int) h.entsize);
+        }
+    }
+
+    private void putWord(ByteBuffer b, int at, long value) {
+        if (is64) {
+            b.putLong(at, value);
+        } else {
+            b.putInt(at, (int) value);
+        }
+    }
+
+    private ByteBuffer elfHeaderPatch(Tail tail) {
+        int ehsize = is64 ? 64 : 52;
+        ByteBuffer header = ByteBuffer.allocate(ehsize).order(file.target().endian().order());
+        header.put(0, file.contents(), 0, ehsize);
+        int count = headers.size();
+        putWord(header, is64 ? 40 : 32, tail.shoff);
+        header.putShort(is64 ? 60 : 48, (short) (count >= Symbol.SHN_LORESERVE ? 0 : count));
+        return header;
+    }
+
+    private static long alignUp(long value, long align) {
+        return (value + align - 1) / align * align;
+    }
+
+    private static void writeFully(FileChannel out, ByteBuffer buffer, long position) throws IOException {
+        ByteBuffer b = buffer.duplicate();
+        b.position(0);
+        long at = position;
+        while (b.hasRemaining()) {
+            at += out.write(b, at);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package org.mcountkit.core.elf;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
+
+/**
+ * A read-only view of one ELF file in the api's data model. Every index and offset the file
+ * claims has been checked against the file before it is handed out; a bad one is reported with
+ * {@link org.mcountkit.core.InputException}.
+ */
+public interface ElfFile {
+
+    int ET_REL = 1;
+    int ET_EXEC = 2;
+    int ET_DYN = 3;
+
+    Path path();
+
+    ElfTarget target();
+
+    /** {@code e_type}. */
+    int type();
+
+    /** Size of the file in bytes. */
+    long size();
+
+    /** All section headers, index 0 (the null section) included. */
+    List<Section> sections();
+
+    default Section section(int index) {
+        return sections().get(index);
+    }
+
+    /** The first section with this name. */
+    default Optional<Section> section(String name) {
+        return sections().stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+
+    /** {@code e_shstrndx}, resolved through section 0 when it is {@code SHN_XINDEX}. */
+    int sectionNameTableIndex();
+
+    /** The (first) {@code SHT_SYMTAB} section, if the file has one. */
+    Optional<Section> symbolTable();
+
+    /** Number of entries of the symbol table, 0 without one. */
+    int symbolCount();
+
+    /** Entry {@code index} of the symbol table. */
+    Symbol symbol(int index);
+
+    /** All entries of the symbol table, index 0 included. */
+    List<Symbol> symbols();
+
+    /** The relocations of a {@code SHT_REL} or {@code SHT_RELA} section, in file order. */
+    List<Relocation> relocations(Section relocationSection);
+
+    /** The section's bytes, read-only, in the file's byte order; empty for NOBITS. */
+    ByteBuffer bytes(Section section);
+
+    /** The whole file, read-only. */
+    ByteBuffer contents();
+}

@@ -1,0 +1,417 @@
+package org.mcountkit.core.elf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Endian;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.InputException;
+
+/**
+ * The project's own ELF reader: maps the file and decodes headers on demand with absolute
+ * reads, checking every count, offset and index against the file before use.
+ */
+public final class MappedElfFile implements ElfFile {
+
+    private static final int EI_NIDENT = 16;
+
+    private final Path path;
+    private final ByteBuffer data;
+    private final ElfTarget target;
+    private final int type;
+    private final boolean is64;
+    private final List<Section> sections;
+    private final int shstrndx;
+    private final Section symtab;
+    private final Section symtabShndx;
+    private final Section symStrtab;
+
+    private MappedElfFile(Path path, ByteBuffer data) {
+        this.path = path;
+        this.data = data;
+        ElfIdent ident = ElfIdent.read(data);
+        this.is64 = ident.elfClass() == ElfClass.ELF64;
+        data.order(ident.endian().order());
+        int ehsize = is64 ? 64 : 52;
+        if (data.limit() < ehsize) {
+            throw new InputException("truncated ELF header (" + data.limit() + " of " + ehsize + " bytes)");
+        }
+        this.type = u16(16);
+        int machine = u16(18);
+        int flags = (int) u32(is64 ? 48 : 36);
+        this.target = new ElfTarget(machine, ident.elfClass(), ident.endian(), flags);
+        SectionTable table = readSectionTable();
+        this.sections = table.sections;
+        this.shstrndx = table.shstrndx;
+        this.symtab = sections.stream().filter(s -> s.type() == Section.SHT_SYMTAB).findFirst().orElse(null);
+        this.symStrtab = symtab == null ? null : checkedStringTable(symtab);
+        this.symtabShndx = symtab == null ? null : sections.stream()
+                .filter(s -> s.type() == Section.SHT_SYMTAB_SHNDX && s.link() == symtab.index())
+                .findFirst().orElse(null);
+        if (symtab != null) {
+            checkSymbolTable();
+        }
+    }
+
+    /** Maps and reads the file at {@code path}. */
+    public static MappedElfFile open(Path path) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            long size = channel.size();
+            if (size > Integer.MAX_VALUE) {
+                throw new InputException("file of " + size + " bytes is over the 2 GiB this reader maps");
+            }
+            ByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            return new MappedElfFile(path, mapped);
+        }
+    }
+
+    /** Reads an ELF image held in memory; {@code path} only names it in messages. */
+    public static MappedElfFile of(Path path, ByteBuffer bytes) {
+        return new MappedElfFile(path, bytes.duplicate());
+    }
+
+    private record SectionTable(List<Section> sections, int shstrndx) {
+    }
+
+    private SectionTable readSectionTable() {
+        long shoff = is64 ? u64(40) : u32(32);
+        int shentsize = u16(is64 ? 58 : 46);
+        int shnum = u16(is64 ? 60 : 48);
+        int shstrndx = u16(is64 ? 62 : 50);
+        if (shoff == 0) {
+            return new SectionTable(List.of(), 0);
+        }
+        int expected = is64 ? 64 : 40;
+        if (shentsize != expected) {
+            throw new InputException("section header size " + shentsize + " (expected " + expected + ")");
+        }
+        requireRange(shoff, shentsize, "section header 0");
+        long count = shnum;
+        if (shnum == 0) {
+            count = rawSectionField(shoff, 5);
+        }
+        if (shstrndx == Symbol.SHN_XINDEX) {
+            shstrndx = (int) Math.min(Integer.MAX_VALUE, rawSectionField(shoff, 6));
+        }
+        long room = (data.limit() - shoff) / shentsize;
+        if (count > room) {
+            throw new InputException("section header table claims " + count + " sections at offset " + shoff
+                    + " but the file holds at most " + room);
+        }
+        int n = (int) count;
+        if (n > 0 && (shstrndx >= n)) {
+            throw new InputException("section name table index " + shstrndx + " out of range (" + n + " sections)");
+        }
+        long[][] raw = new long[n][];
+        for (int i = 0; i < n; i++) {
+            raw[i] = rawSection(shoff + (long) i * shentsize);
+        }
+        Section names = null;
+        if (n > 0 && shstrndx != 0) {
+            names = toSection(shstrndx, raw[shstrndx], "");
+            checkBytesInFile(names);
+        }
+        List<Section> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String name = names == null ? "" : string(names, raw[i][0], "section " + i + " name");
+            Section s = toSection(i, raw[i], name);
+            if (i > 0) {
+                checkBytesInFile(s);
+            }
+            list.add(s);
+        }
+        return new SectionTable(Collections.unmodifiableList(list), shstrndx);
+    }
+
+    /** Field {@code field} of the section header at {@code at}: 0 name .. 9 entsize. */
+    private long rawSectionField(long at, int field) {
+        return rawSection(at)[field];
+    }
+
+    private long[] rawSection(long at) {
+        int p = (int) at;
+        if (is64) {
+            return new long[] {u32(p), u32(p + 4), u64(p + 8), u64(p + 16), u64(p + 24), u64(p + 32),
+                u32(p + 40), u32(p + 44), u64(p + 48), u64(p + 56)};
+        }
+        return new long[] {u32(p), u32(p + 4), u32(p + 8), u32(p + 12), u32(p + 16), u32(p + 20),
+            u32(p + 24), u32(p + 28), u32(p + 32), u32(p + 36)};
+    }
+
+    private static Section toSection(int index, long[] f, String name) {
+        return new Section(index, name, (int) f[1], f[2], f[3], f[4], f[5], (int) f[6], (int) f[7], f[8], f[9]);
+    }
+
+    private void checkBytesInFile(Section s) {
+        if (!s.hasFileBytes()) {
+            return;
+        }
+        if (s.offset() < 0 || s.size() < 0 || s.offset() > data.limit() || s.size() > data.limit() - s.offset()) {
+            throw new InputException("section " + s.index() + " " + quoted(s.name()) + " (offset " + s.offset()
+                    + ", size " + s.size() + ") extends past the end of the file (" + data.limit() + " bytes)");
+        }
+    }
+
+    private Section checkedStringTable(Section owner) {
+        int link = owner.link();
+        if (link <= 0 || link >= sections.size() || sections.get(link).type() != Section.SHT_STRTAB) {
+            throw new InputException("section " + owner.index() + " " + quoted(owner.name())
+                    + " links to " + link + ", which is not a string table");
+        }
+        return sections.get(link);
+    }
+
+    private void checkSymbolTable() {
+        int entsize = is64 ? 24 : 16;
+        if (symtab.entsize() != entsize || symtab.size() % entsize != 0) {
+            throw new InputException("symbol table " + quoted(symtab.name()) + " has entry size " + symtab.entsize()
+                    + " and size " + symtab.size() + " (expected entries of " + entsize + " bytes)");
+        }
+        if (symtabShndx != null && symtabShndx.size() < (symtab.size() / entsize) * 4) {
+            throw new InputException("extended section index table " + quoted(symtabShndx.name())
+                    + " is shorter than the symbol table");
+        }
+    }
+
+    @Override
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public ElfTarget target() {
+        return target;
+    }
+
+    @Override
+    public int type() {
+        return type;
+    }
+
+    @Override
+    public long size() {
+        return data.limit();
+    }
+
+    @Override
+    public List<Section> sections() {
+        return sections;
+    }
+
+    @Override
+    public int sectionNameTableIndex() {
+        return shstrndx;
+    }
+
+    @Override
+    public Optional<Section> symbolTable() {
+        return Optional.ofNullable(symtab);
+    }
+
+    @Override
+    public int symbolCount() {
+        return symtab == null ? 0 : (int) (symtab.size() / symtab.entsize());
+    }
+
+    @Override
+    public Symbol symbol(int index) {
+        if (index < 0 || index >= symbolCount()) {
+            throw new InputException("symbol index " + index + " out of range (" + symbolCount() + " symbols)");
+        }
+        int p = (int) (symtab.offset() + (long) index * symtab.entsize());
+        long name = u32(p);
+        int info;
+        int other;
+        int shndx;
+        long value;
+        long size;
+        if (is64) {
+            info = u8(p + 4);
+            other = u8(p + 5);
+            shndx = u16(p + 6);
+            value = u64(p + 8);
+            size = u64(p + 16);
+        } else {
+            value = u32(p + 4);
+            size = u32(p + 8);
+            info = u8(p + 12);
+            other = u8(p + 13);
+            shndx = u16(p + 14);
+        }
+        int section = shndx;
+        if (shndx == Symbol.SHN_XINDEX) {
+            if (symtabShndx == null) {
+                throw new InputException("symbol " + index + " uses SHN_XINDEX but the file has no .symtab_shndx");
+            }
+            long resolved = u32((int) (symtabShndx.offset() + 4L * index));
+            if (resolved >= sections.size()) {
+                throw new InputException("symbol " + index + " has extended section index " + resolved
+                        + " out of range (" + sections.size() + " sections)");
+            }
+            section = (int) resolved;
+        }
+        String symbolName = string(symStrtab, name, "symbol " + index + " name");
+        return new Symbol(index, symbolName, value, size, info >>> 4, info & 0xf, other, section);
+    }
+
+    @Override
+    public List<Symbol> symbols() {
+        int n = symbolCount();
+        List<Symbol> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            list.add(symbol(i));
+        }
+        return list;
+    }
+
+    @Override
+    public List<Relocation> relocations(Section rs) {
+        boolean rela = rs.type() == Section.SHT_RELA;
+        if (!rela && rs.type() != Section.SHT_REL) {
+            throw new IllegalArgumentException(rs.name() + " is not a relocation section");
+        }
+        int entsize = rela ? (is64 ? 24 : 12) : (is64 ? 16 : 8);
+        if ((rs.entsize() != entsize && rs.entsize() != 0) || rs.size() % entsize != 0) {
+            throw new InputException("relocation section " + quoted(rs.name()) + " has entry size " + rs.entsize()
+                    + " and size " + rs.size() + " (expected entries of " + entsize + " bytes)");
+        }
+        int n = (int) (rs.size() / entsize);
+        int symbols = symbolCount();
+        List<Relocation> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int p = (int) (rs.offset() + (long) i * entsize);
+            long offset;
+            long info;
+            long addend = 0;
+            int sym;
+            int rtype;
+            if (is64) {
+                offset = u64(p);
+                info = u64(p + 8);
+                addend = rela ? data.getLong(p + 16) : 0;
+                sym = (int) (info >>> 32);
+                rtype = (int) info;
+            } else {
+                offset = u32(p);
+                info = u32(p + 4);
+                addend = rela ? data.getInt(p + 8) : 0;
+                sym = (int) (info >>> 8);
+                rtype = (int) (info & 0xff);
+            }
+            if (sym < 0 || sym >= Math.max(symbols, 1)) {
+                throw new InputException("relocation " + i + " in " + quoted(rs.name()) + " refers to symbol " + sym
+                        + " out of range (" + symbols + " symbols)");
+            }
+            list.add(new Relocation(offset, rtype, sym, addend, rela));
+        }
+        return list;
+    }
+
+    @Override
+    public ByteBuffer bytes(Section section) {
+        if (!section.hasFileBytes()) {
+            return ByteBuffer.allocate(0).order(data.order()).asReadOnlyBuffer();
+        }
+        return data.slice((int) section.offset(), (int) section.size()).asReadOnlyBuffer().order(data.order());
+    }
+
+    @Override
+    public ByteBuffer contents() {
+        return data.duplicate().asReadOnlyBuffer().order(data.order());
+    }
+
+    private String string(Section table, long offset, String what) {
+        if (!table.hasFileBytes()) {
+            throw new InputException(what + ": string table " + quoted(table.name()) + " has no bytes in the file");
+        }
+        if (offset >= table.size()) {
+            throw new InputException(what + " at offset " + offset + " lies outside string table "
+                    + quoted(table.name()) + " (" + table.size() + " bytes)");
+        }
+        int start = (int) (table.offset() + offset);
+        int end = (int) (table.offset() + table.size());
+        int p = start;
+        while (p < end && data.get(p) != 0) {
+            p++;
+        }
+        if (p == end) {
+            throw new InputException(what + " is not terminated inside " + quoted(table.name()));
+        }
+        byte[] bytes = new byte[p - start];
+        data.get(start, bytes);
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    private void requireRange(long offset, long length, String what) {
+        if (offset < 0 || offset > data.limit() || length > data.limit() - offset) {
+            throw new InputException(what + " at offset " + offset + " lies past the end of the file ("
+                    + data.limit() + " bytes)");
+        }
+    }
+
+    private int u8(int p) {
+        return data.get(p) & 0xff;
+    }
+
+    private int u16(int p) {
+        return data.getShort(p) & 0xffff;
+    }
+
+    private long u32(int p) {
+        return data.getInt(p) & 0xffffffffL;
+    }
+
+    private long u64(int p) {
+        return data.getLong(p);
+    }
+
+    static String quoted(String name) {
+        return name.isEmpty() ? "(unnamed)" : name;
+    }
+
+    /** {@code e_ident}: the part of the header read before the byte order is known. */
+    private record ElfIdent(ElfClass elfClass, Endian endian) {
+        static ElfIdent read(ByteBuffer data) {
+            if (data.limit() < 4) {
+                throw new InputException("too short to be an ELF file (" + data.limit() + " bytes)");
+            }
+            int magic = data.order(ByteOrder.BIG_ENDIAN).getInt(0);
+            if (magic == 0x4243c0de || magic == 0xdec0170b) {
+                throw new InputException("LLVM bitcode (an LTO object) holds no machine code yet:"
+                        + " process the linked result (vmlinux.o) instead");
+            }
+            if (magic != 0x7f454c46) {
+                throw new InputException("not an ELF file (no \\x7fELF magic)");
+            }
+            if (data.limit() < EI_NIDENT) {
+                throw new InputException("truncated ELF identification (" + data.limit() + " of 16 bytes)");
+            }
+            ElfClass elfClass = switch (data.get(4)) {
+                case 1 -> ElfClass.ELF32;
+                case 2 -> ElfClass.ELF64;
+                default -> throw new InputException("unknown ELF class " + (data.get(4) & 0xff));
+            };
+            Endian endian = switch (data.get(5)) {
+                case 1 -> Endian.LITTLE;
+                case 2 -> Endian.BIG;
+                default -> throw new InputException("unknown ELF data encoding " + (data.get(5) & 0xff));
+            };
+            if (data.get(6) != 1) {
+                throw new InputException("unknown ELF version " + (data.get(6) & 0xff));
+            }
+            return new ElfIdent(elfClass, endian);
+        }
+    }
+}

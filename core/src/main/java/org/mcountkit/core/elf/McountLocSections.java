@@ -1,0 +1,47 @@
+package org.mcountkit.core.elf;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.mcountkit.api.Section;
+
+/**
+ * Adds {@code __mcount_loc} (one pointer per site) and its relocation section, laid out like the
+ * kernel tool's: table flags SHF_ALLOC, alignment and entry size of a pointer; the relocation
+ * section of the input's kind (REL keeps the value in the table word, RELA in the addend).
+ */
+public final class McountLocSections {
+
+    public static final String TABLE = "__mcount_loc";
+
+    /** One entry: a pointer to symbol {@code symbol} plus {@code value}. */
+    public record Entry(int symbol, long value) {
+    }
+
+    private McountLocSections() {
+    }
+
+    public static void append(ElfFile file, ElfAppender out, List<Entry> entries, boolean rela, int relocationType) {
+        boolean is64 = file.target().is64();
+        int word = file.target().pointerSize();
+        ByteBuffer table = ByteBuffer.allocate(entries.size() * word).order(file.target().endian().order());
+        RelocationWriter writer = new RelocationWriter(is64, rela, file.target().endian().order());
+        ByteBuffer relocations = writer.allocate(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            if (!rela) {
+                if (is64) {
+                    table.putLong(i * word, e.value());
+                } else {
+                    table.putInt(i * word, (int) e.value());
+                }
+            }
+            writer.put(relocations, i, (long) i * word, e.symbol(), relocationType, rela ? e.value() : 0);
+        }
+        int symtab = file.symbolTable().orElseThrow().index();
+        int tableIndex = out.addSection(TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, 0, 0, word, word,
+                table.array());
+        String relocationName = (rela ? ".rela" : ".rel") + TABLE;
+        out.addSection(relocationName, rela ? Section.SHT_RELA : Section.SHT_REL, 0, symtab, tableIndex, word,
+                writer.entrySize(), relocations.array());
+    }
+}

@@ -1,0 +1,85 @@
+package org.mcountkit.core.output;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.List;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Diagnostic;
+import org.mcountkit.core.pipeline.FileReport;
+
+/**
+ * Writes reports as the documented JSON schema: an array with one object per file,
+ * {@code {"file","machine","elfClass","byteOrder","sites":[...],"diagnostics":[...]}}.
+ */
+public final class JsonReportWriter {
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private final boolean withAddress;
+
+    /** @param withAddress also write each site's {@code address} (the table schema) */
+    public JsonReportWriter(boolean withAddress) {
+        this.withAddress = withAddress;
+    }
+
+    public void write(List<FileReport> reports, Writer out) throws IOException {
+        try (JsonGenerator json = FACTORY.createGenerator(out)) {
+            json.useDefaultPrettyPrinter();
+            json.writeStartArray();
+            for (FileReport report : reports) {
+                writeFile(json, report);
+            }
+            json.writeEndArray();
+        }
+        out.write(System.lineSeparator());
+        out.flush();
+    }
+
+    private void writeFile(JsonGenerator json, FileReport report) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("file", report.file().toString());
+        json.writeStringField("machine", report.machine());
+        json.writeStringField("elfClass", report.target().elfClass().name());
+        json.writeStringField("byteOrder", report.target().endian().label());
+        json.writeArrayFieldStart("sites");
+        for (CallSite site : report.sites()) {
+            writeSite(json, site);
+        }
+        json.writeEndArray();
+        json.writeArrayFieldStart("diagnostics");
+        for (Diagnostic d : report.diagnostics()) {
+            writeDiagnostic(json, d);
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+    }
+
+    private void writeSite(JsonGenerator json, CallSite site) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("section", site.section());
+        json.writeNumberField("offset", site.offset());
+        json.writeNumberField("length", site.length());
+        if (withAddress) {
+            json.writeNumberField("address", site.address());
+        }
+        json.writeStringField("function", site.function());
+        json.writeStringField("hook", site.hook());
+        json.writeStringField("source", site.source().label());
+        json.writeEndObject();
+    }
+
+    private static void writeDiagnostic(JsonGenerator json, Diagnostic d) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("severity", d.severity().label());
+        json.writeStringField("section", d.section());
+        if (d.hasOffset()) {
+            json.writeNumberField("offset", d.offset());
+        } else {
+            json.writeNullField("offset");
+        }
+        json.writeStringField("message", d.message());
+        json.writeEndObject();
+    }
+}

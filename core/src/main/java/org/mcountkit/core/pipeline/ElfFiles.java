@@ -1,0 +1,35 @@
+package org.mcountkit.core.pipeline;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.MappedElfFile;
+
+/** Opens inputs, turning I/O failures into one-line reasons. */
+final class ElfFiles {
+
+    private ElfFiles() {
+    }
+
+    static ElfFile open(Path path) {
+        if (Files.isDirectory(path)) {
+            throw new InputException("is a directory");
+        }
+        if (Files.exists(path) && !Files.isRegularFile(path)) {
+            throw new InputException("not a regular file");
+        }
+        try {
+            return MappedElfFile.open(path);
+        } catch (NoSuchFileException e) {
+            throw new InputException("no such file");
+        } catch (AccessDeniedException e) {
+            throw new InputException("permission denied");
+        } catch (IOException e) {
+            throw new InputException("cannot read: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package org.mcountkit.core.pipeline;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Severity;
+
+/**
+ * What mcountkit found in, and did to, one file: its machine, the recorded (or recordable) sites,
+ * the sites in sections that are not traced, diagnostics, and whether the file was rewritten.
+ */
+public record FileReport(
+        Path file,
+        String machine,
+        ElfTarget target,
+        List<CallSite> sites,
+        List<CallSite> untracedSites,
+        List<Diagnostic> diagnostics,
+        boolean changed) {
+
+    public boolean hasErrors() {
+        return diagnostics.stream().anyMatch(d -> d.severity() == Severity.ERROR);
+    }
+
+    public boolean hasWarnings() {
+        return diagnostics.stream().anyMatch(d -> d.severity() == Severity.WARNING);
+    }
+}

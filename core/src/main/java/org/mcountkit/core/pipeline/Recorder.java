@@ -1,0 +1,134 @@
+package org.mcountkit.core.pipeline;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.IntUnaryOperator;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Severity;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.elf.ElfAppender;
+import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.McountLocSections;
+import org.mcountkit.core.elf.SectionSymbolInserter;
+
+/**
+ * Appends {@code __mcount_loc} to a relocatable object in place, as the kernel's recordmcount
+ * does, with one entry per call site in a traced section.
+ */
+public final class Recorder {
+
+    private final Backends backends;
+
+    public Recorder(Backends backends) {
+        this.backends = backends;
+    }
+
+    /** Options of one run: {@code strict} makes warnings (relaxation, rejected references) fail the file. */
+    public record Options(boolean strict) {
+        public static final Options DEFAULT = new Options(false);
+    }
+
+    public FileReport record(Path path, Options options) {
+        ElfFile file = ElfFiles.open(path);
+        if (file.type() != ElfFile.ET_REL) {
+            throw new InputException("not a relocatable object (e_type " + file.type()
+                    + "): record rewrites .o files; list reads linked images");
+        }
+        ArchBackend backend = backends.require(file.target());
+        String machine = backend.machineName(file.target());
+        requireWritable(path);
+        if (file.section(McountLocSections.TABLE).isPresent()) {
+            List<Diagnostic> notes = List.of(Diagnostic.of(Severity.NOTE,
+                    "already has " + McountLocSections.TABLE + ": left unchanged"));
+            return new FileReport(path, machine, file.target(), List.of(), List.of(), notes, false);
+        }
+        SiteScan scan = new SiteScanner(backend).scan(file);
+        List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
+        FileReport unchanged = new FileReport(path, machine, file.target(), Lister.sites(scan.traced()),
+                Lister.sites(scan.untraced()), diagnostics, false);
+        if (unchanged.hasErrors() || (options.strict() && unchanged.hasWarnings())) {
+            if (options.strict() && !unchanged.hasErrors()) {
+                diagnostics.add(Diagnostic.of(Severity.ERROR, "--strict: warnings above; file left unchanged"));
+            }
+            return unchanged;
+        }
+        if (scan.traced().isEmpty()) {
+            return unchanged;
+        }
+        ElfAppender out = new ElfAppender(file);
+        List<McountLocSections.Entry> entries = entries(file, scan, out, diagnostics);
+        boolean rela = file.section(scan.traced().get(0).relocationSection()).type() == Section.SHT_RELA;
+        McountLocSections.append(file, out, entries, rela, backend.tableRelocationType(file.target()));
+        try {
+            AtomicFile.replace(path, out::writeTo);
+        } catch (IOException e) {
+            throw new InputException("cannot write: " + e.getMessage(), e);
+        }
+        return new FileReport(path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(),
+                diagnostics, true);
+    }
+
+    private static List<McountLocSections.Entry> entries(ElfFile file, SiteScan scan, ElfAppender out,
+            List<Diagnostic> diagnostics) {
+        Set<Integer> sections = new TreeSet<>();
+        scan.traced().forEach(f -> sections.add(f.site().sectionIndex()));
+        BaseSymbols bases = BaseSymbols.choose(file, sections);
+        IntUnaryOperator renumber = IntUnaryOperator.identity();
+        SectionSymbolInserter.Result added = null;
+        if (!bases.missing().isEmpty()) {
+            added = SectionSymbolInserter.insert(file, out, new TreeSet<>(bases.missing()));
+            renumber = added.renumber();
+            for (int s : new TreeSet<>(bases.missing())) {
+                diagnostics.add(Diagnostic.at(Severity.NOTE, file.section(s).name(), -1,
+                        "no LOCAL or GLOBAL symbol in the section: added a section symbol as the table's base"));
+            }
+        }
+        long mask = file.target().is64() ? -1L : 0xffffffffL;
+        List<McountLocSections.Entry> entries = new ArrayList<>(scan.traced().size());
+        for (FoundSite f : scan.traced()) {
+            int section = f.site().sectionIndex();
+            Symbol base = bases.of(section);
+            int symbol;
+            long value;
+            if (base != null) {
+                symbol = renumber.applyAsInt(base.index());
+                value = (f.site().offset() - base.value()) & mask;
+            } else {
+                symbol = added.symbolOfSection().get(section);
+                value = f.site().offset();
+            }
+            if (!file.target().is64()) {
+                value = (int) value;
+            }
+            entries.add(new McountLocSections.Entry(symbol, value));
+        }
+        return entries;
+    }
+
+    private static void requireWritable(Path path) {
+        try {
+            Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
+            if (!permissions.contains(PosixFilePermission.OWNER_WRITE)) {
+                throw new InputException("read-only file (mode " + PosixFilePermissions.toString(permissions)
+                        + "): not rewritten");
+            }
+        } catch (UnsupportedOperationException e) {
+            if (!Files.isWritable(path)) {
+                throw new InputException("read-only file: not rewritten");
+            }
+        } catch (IOException e) {
+            throw new InputException("cannot read permissions: " + e.getMessage(), e);
+        }
+    }
+}

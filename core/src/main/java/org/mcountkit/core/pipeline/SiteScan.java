@@ -1,0 +1,11 @@
+package org.mcountkit.core.pipeline;
+
+import java.util.List;
+import org.mcountkit.api.Diagnostic;
+
+/**
+ * What a scan of one file's hook relocations found: sites in traced sections (to record), sites
+ * in other executable sections (reported, never recorded), and diagnostics.
+ */
+public record SiteScan(List<FoundSite> traced, List<FoundSite> untraced, List<Diagnostic> diagnostics) {
+}

@@ -1,0 +1,166 @@
+package org.mcountkit.core.pipeline;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Recognition;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Severity;
+import org.mcountkit.api.SiteSource;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.elf.ElfFile;
+
+/**
+ * Collects call sites from the relocations that name a hook: each one is judged by the backend
+ * against the bytes it patches, then sorted into traced and untraced sites.
+ */
+public final class SiteScanner {
+
+    private final ArchBackend backend;
+
+    public SiteScanner(ArchBackend backend) {
+        this.backend = backend;
+    }
+
+    public SiteScan scan(ElfFile file) {
+        ElfTarget target = file.target();
+        Map<Integer, String> hooks = hookSymbols(file, backend.hookNames(target));
+        List<FoundSite> traced = new ArrayList<>();
+        List<FoundSite> untraced = new ArrayList<>();
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        if (hooks.isEmpty()) {
+            return new SiteScan(traced, untraced, diagnostics);
+        }
+        int symtab = file.symbolTable().map(Section::index).orElse(-1);
+        boolean relocatable = file.type() == ElfFile.ET_REL;
+        FunctionIndex functions = FunctionIndex.of(file);
+        Set<Long> untracedSections = new HashSet<>();
+        Map<String, Integer> exposed = new LinkedHashMap<>();
+        for (Section rs : file.sections()) {
+            if (!rs.isRelocationSection() || rs.link() != symtab || rs.info() <= 0
+                    || rs.info() >= file.sections().size()) {
+                continue;
+            }
+            Section code = file.section(rs.info());
+            if (!TracedSections.isCode(code)) {
+                continue;
+            }
+            boolean isTraced = TracedSections.isTraced(code.name());
+            ByteBuffer bytes = file.bytes(code);
+            Set<Long> seen = new HashSet<>();
+            List<Relocation> relocations = file.relocations(rs);
+            boolean relaxable = false;
+            int sitesBefore = traced.size();
+            for (int i = 0; i < relocations.size(); i++) {
+                Relocation read = relocations.get(i);
+                relaxable |= relocatable && backend.allowsRelaxation(target, read);
+                String hook = hooks.get(read.symbolIndex());
+                if (hook == null || read.type() == backend.noneRelocationType(target)) {
+                    continue;
+                }
+                long offset = relocatable ? read.offset() : read.offset() - code.address();
+                if (offset < 0 || offset >= code.size()) {
+                    diagnostics.add(Diagnostic.at(Severity.ERROR, code.name(), offset, "relocation " + i + " in "
+                            + rs.name() + " points past the end of the section (" + code.size() + " bytes)"));
+                    continue;
+                }
+                Relocation local = new Relocation(offset, read.type(), read.symbolIndex(), read.addend(),
+                        read.explicitAddend());
+                Recognition verdict = backend.recognize(new HookReference(target, code.name(), bytes, local, hook));
+                if (verdict instanceof Recognition.Rejected rejected) {
+                    diagnostics.add(Diagnostic.at(Severity.WARNING, code.name(), offset,
+                            "reference to " + hook + " not recorded: " + rejected.reason()));
+                } else if (verdict instanceof Recognition.Site site) {
+                    if (site.offset() < 0 || site.offset() + site.length() > code.size()) {
+                        diagnostics.add(Diagnostic.at(Severity.ERROR, code.name(), site.offset(),
+                                "call to " + hook + " runs past the end of the section"));
+                        continue;
+                    }
+                    if (!seen.add(site.offset())) {
+                        continue;
+                    }
+                    String function = functions.describe(code.index(), site.offset(), relocatable, code.address());
+                    CallSite callSite = new CallSite(code.index(), code.name(), site.offset(), site.length(), hook,
+                            SiteSource.RELOCATION, function, code.address() + site.offset());
+                    FoundSite found = new FoundSite(callSite, rs.index(), i, read);
+                    if (isTraced) {
+                        traced.add(found);
+                    } else {
+                        untraced.add(found);
+                        if (untracedSections.add((long) code.index())) {
+                            diagnostics.add(Diagnostic.at(Severity.NOTE, code.name(), -1, untracedReason(code.name())));
+                        }
+                    }
+                }
+            }
+            if (relaxable && traced.size() > sitesBefore) {
+                exposed.merge(code.name(), traced.size() - sitesBefore, Integer::sum);
+            }
+        }
+        if (!exposed.isEmpty()) {
+            diagnostics.add(Diagnostic.of(Severity.WARNING, relaxationWarning(exposed)));
+        }
+        if (backend.hookShouldBeWeak(target) && !traced.isEmpty()) {
+            diagnostics.add(Diagnostic.of(Severity.NOTE, weakHookNote(file, hooks)));
+        }
+        return new SiteScan(traced, untraced, diagnostics);
+    }
+
+    private static String relaxationWarning(Map<String, Integer> exposed) {
+        int count = exposed.values().stream().mapToInt(Integer::intValue).sum();
+        return count + " call site" + (count == 1 ? "" : "s") + " in " + String.join(", ", exposed.keySet())
+                + " may move when the final link relaxes code (per-object offsets go stale):"
+                + " link with --no-relax, or record after the final link";
+    }
+
+    private static String weakHookNote(ElfFile file, Map<Integer, String> hooks) {
+        StringBuilder text = new StringBuilder();
+        for (Map.Entry<Integer, String> e : new TreeMap<>(hooks).entrySet()) {
+            Symbol s = file.symbol(e.getKey());
+            if (text.length() > 0) {
+                text.append("; ");
+            }
+            if (s.isWeak()) {
+                text.append("the reference to ").append(e.getValue()).append(" is weak: while it stays undefined"
+                        + " the linker leaves those calls unrelaxed, but other calls still shrink, so offsets"
+                        + " recorded per object can still move");
+            } else {
+                text.append("the reference to ").append(e.getValue()).append(" is not weak: the linker may"
+                        + " relax the calls themselves as well as the code around them");
+            }
+        }
+        return text.toString();
+    }
+
+    private static String untracedReason(String section) {
+        if (section.equals(TracedSections.NOMCOUNT)) {
+            return "calls to the hook in " + section + " are not recorded: functions there opt out of tracing";
+        }
+        return "calls to the hook in " + section + " are not recorded: the section is not traced";
+    }
+
+    /** Symbol indexes whose name is one of the hooks, mapped to that name. */
+    private static Map<Integer, String> hookSymbols(ElfFile file, Set<String> names) {
+        Map<Integer, String> found = new HashMap<>();
+        int count = file.symbolCount();
+        for (int i = 1; i < count; i++) {
+            Symbol s = file.symbol(i);
+            if (names.contains(s.name())) {
+                found.put(i, s.name());
+            }
+        }
+        return found;
+    }
+}

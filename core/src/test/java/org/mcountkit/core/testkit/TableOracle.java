@@ -1,0 +1,70 @@
+package org.mcountkit.core.testkit;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.elf.ElfFile;
+
+/**
+ * Reads a table of code pointers ({@code __mcount_loc}, {@code __patchable_function_entries})
+ * through jelf, independently of the project's reader, and resolves every entry to the section
+ * and offset it points at.
+ */
+public final class TableOracle {
+
+    /** Where one table entry points: {@code section+offset} in an object, or an address. */
+    public record Entry(String section, long offset) {
+        @Override
+        public String toString() {
+            return section + "+0x" + Long.toHexString(offset);
+        }
+    }
+
+    private TableOracle() {
+    }
+
+    /** Entries of every section named {@code table} of a relocatable object, in file order. */
+    public static List<Entry> entries(Path object, String table) {
+        ElfFile elf = new JelfElfFile(object);
+        List<Entry> entries = new ArrayList<>();
+        int word = elf.target().pointerSize();
+        for (Section rs : elf.sections()) {
+            if (!rs.isRelocationSection() || rs.info() <= 0 || !elf.section(rs.info()).name().equals(table)) {
+                continue;
+            }
+            ByteBuffer data = elf.bytes(elf.section(rs.info()));
+            for (Relocation r : elf.relocations(rs)) {
+                Symbol s = elf.symbol(r.symbolIndex());
+                long addend = r.explicitAddend() ? r.addend()
+                        : (word == 8 ? data.getLong((int) r.offset()) : data.getInt((int) r.offset()));
+                long offset = s.value() + addend;
+                if (word == 4) {
+                    offset &= 0xffffffffL;
+                }
+                entries.add(new Entry(elf.section(s.sectionIndex()).name(), offset));
+            }
+        }
+        return entries;
+    }
+
+    /** The words of every section named {@code table} of a linked image: the addresses themselves. */
+    public static List<Long> addresses(Path image, String table) {
+        ElfFile elf = new JelfElfFile(image);
+        List<Long> addresses = new ArrayList<>();
+        int word = elf.target().pointerSize();
+        for (Section s : elf.sections()) {
+            if (!s.name().equals(table)) {
+                continue;
+            }
+            ByteBuffer data = elf.bytes(s);
+            for (int p = 0; p + word <= data.limit(); p += word) {
+                addresses.add(word == 8 ? data.getLong(p) : data.getInt(p) & 0xffffffffL);
+            }
+        }
+        return addresses;
+    }
+}

@@ -1,0 +1,52 @@
+package org.mcountkit.core.testkit;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A real compiler and its binutils, by GNU triplet prefix. Tests fail (never skip) when one is
+ * missing: {@code bin/test} installs them all.
+ */
+public enum Toolchain {
+    X86_64(""),
+    I386("i686-linux-gnu-"),
+    AARCH64("aarch64-linux-gnu-"),
+    RISCV64("riscv64-linux-gnu-");
+
+    /** Flags every kernel-like compile uses: no PIE, no unwind tables. */
+    public static final List<String> KERNEL_FLAGS = List.of("-O2", "-fno-PIE", "-fno-pic",
+            "-fno-asynchronous-unwind-tables", "-fno-stack-protector");
+
+    private final String prefix;
+
+    Toolchain(String prefix) {
+        this.prefix = prefix;
+    }
+
+    public String tool(String name) {
+        String program = prefix + name;
+        if (!Command.available(program)) {
+            throw new AssertionError(program + " is not installed: run bin/test, which installs the toolchains");
+        }
+        return program;
+    }
+
+    /** Compiles {@code source} with {@code -c} and the given flags into {@code out}. */
+    public Path compile(Path source, Path out, String... flags) {
+        List<String> command = new ArrayList<>();
+        command.add(tool("gcc"));
+        command.addAll(KERNEL_FLAGS);
+        command.addAll(Arrays.asList(flags));
+        command.addAll(List.of("-c", source.toString(), "-o", out.toString()));
+        Command.check(source.getParent(), command);
+        return out;
+    }
+
+    /** Runs this toolchain's {@code name} (readelf, objdump, ld, as, objcopy) and returns stdout. */
+    public String run(String name, String... args) {
+        List<String> command = Command.concat(List.of(tool(name)), args);
+        return Command.check(null, command).stdout();
+    }
+}

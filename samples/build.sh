@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Rebuilds the sample objects in samples/obj from samples/src with Debian's compilers.
+# Needs: gcc, gcc-i686-linux-gnu, gcc-aarch64-linux-gnu, gcc-riscv64-linux-gnu.
+set -euo pipefail
+cd "$(dirname "$0")"
+mkdir -p obj
+flags=(-O2 -fno-PIE -fno-pic -fno-asynchronous-unwind-tables -fno-stack-protector -c)
+
+build() { # compiler output hook source extra-flags...
+  local cc=$1 out=$2 hook=$3 src=$4
+  shift 4
+  "$cc" "${flags[@]}" -DHOOK_SYMBOL="$hook" "$@" "src/$src" -o "obj/$out"
+}
+
+build gcc                x86_64-fentry.o        __fentry__ kernel_like.c -pg -mfentry
+build gcc                x86_64-pg.o            mcount     kernel_like.c -pg
+build gcc                x86_64-untraced.o      __fentry__ untraced.c    -pg -mfentry
+build gcc                x86_64-weak-only.o     __fentry__ weak_only.c   -pg -mfentry -ffunction-sections
+build i686-linux-gnu-gcc i386-fentry.o          __fentry__ kernel_like.c -pg -mfentry
+build i686-linux-gnu-gcc i386-pg.o              mcount     kernel_like.c -pg
+echo "samples rebuilt in $(pwd)/obj"
