@@ -7,9 +7,11 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -266,16 +268,27 @@ public final class MappedElfFile implements ElfFile {
         return new Symbol(index, symbolName, value, size, info >>> 4, info & 0xf, other, section);
     }
 
+    /** A view that decodes each symbol when it is read, so huge tables cost no heap. */
     @Override
     public List<Symbol> symbols() {
         int n = symbolCount();
-        List<Symbol> list = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            list.add(symbol(i));
-        }
-        return list;
+        return new AbstractList<>() {
+            @Override
+            public Symbol get(int index) {
+                return symbol(index);
+            }
+
+            @Override
+            public int size() {
+                return n;
+            }
+        };
     }
 
+    /**
+     * A view that decodes each relocation when it is read: a kernel-sized {@code vmlinux.o} has
+     * millions, which must not all sit on the heap at once.
+     */
     @Override
     public List<Relocation> relocations(Section rs) {
         boolean rela = rs.type() == Section.SHT_RELA;
@@ -289,34 +302,44 @@ public final class MappedElfFile implements ElfFile {
         }
         int n = (int) (rs.size() / entsize);
         int symbols = symbolCount();
-        List<Relocation> list = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            int p = (int) (rs.offset() + (long) i * entsize);
-            long offset;
-            long info;
-            long addend = 0;
-            int sym;
-            int rtype;
-            if (is64) {
-                offset = u64(p);
-                info = u64(p + 8);
-                addend = rela ? data.getLong(p + 16) : 0;
-                sym = (int) (info >>> 32);
-                rtype = (int) info;
-            } else {
-                offset = u32(p);
-                info = u32(p + 4);
-                addend = rela ? data.getInt(p + 8) : 0;
-                sym = (int) (info >>> 8);
-                rtype = (int) (info & 0xff);
+        return new AbstractList<>() {
+            @Override
+            public Relocation get(int i) {
+                Objects.checkIndex(i, n);
+                return relocation(rs, rela, entsize, symbols, i);
             }
-            if (sym < 0 || sym >= Math.max(symbols, 1)) {
-                throw new InputException("relocation " + i + " in " + quoted(rs.name()) + " refers to symbol " + sym
-                        + " out of range (" + symbols + " symbols)");
+
+            @Override
+            public int size() {
+                return n;
             }
-            list.add(new Relocation(offset, rtype, sym, addend, rela));
+        };
+    }
+
+    private Relocation relocation(Section rs, boolean rela, int entsize, int symbols, int i) {
+        int p = (int) (rs.offset() + (long) i * entsize);
+        long offset;
+        long addend;
+        int sym;
+        int rtype;
+        if (is64) {
+            offset = u64(p);
+            long info = u64(p + 8);
+            addend = rela ? data.getLong(p + 16) : 0;
+            sym = (int) (info >>> 32);
+            rtype = (int) info;
+        } else {
+            offset = u32(p);
+            long info = u32(p + 4);
+            addend = rela ? data.getInt(p + 8) : 0;
+            sym = (int) (info >>> 8);
+            rtype = (int) (info & 0xff);
         }
-        return list;
+        if (sym < 0 || (sym > 0 && sym >= symbols)) {
+            throw new InputException("relocation " + i + " in " + quoted(rs.name()) + " refers to symbol " + sym
+                    + " out of range (" + symbols + " symbols)");
+        }
+        return new Relocation(offset, rtype, sym, addend, rela);
     }
 
     @Override

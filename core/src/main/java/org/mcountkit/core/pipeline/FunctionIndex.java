@@ -1,43 +1,70 @@
 package org.mcountkit.core.pipeline;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
 
-/** Finds the function symbol that covers a place in a section, to name sites as {@code f+0x4}. */
+/**
+ * Finds the function symbol that covers a place in a section, to name sites as {@code f+0x4}.
+ * Extents live in primitive arrays sorted by (section, start) and names are read from the file
+ * only when asked for, so an index over a million functions stays small.
+ */
 public final class FunctionIndex {
 
-    /** A function's extent, in section offsets. */
-    private record Extent(long start, long end, Symbol symbol) {
-    }
+    /** How far back a lookup walks past functions that end before the place. */
+    private static final int MAX_BACKWARD_STEPS = 64;
 
-    private static final Comparator<Extent> BY_START = Comparator.comparingLong(Extent::start);
+    private final ElfFile file;
+    private final int[] section;
+    private final long[] start;
+    private final long[] end;
+    private final int[] symbol;
+    private final byte[] rank;
 
-    private final Map<Integer, List<Extent>> bySection = new HashMap<>();
-
-    private FunctionIndex() {
+    private FunctionIndex(ElfFile file, int count) {
+        this.file = file;
+        this.section = new int[count];
+        this.start = new long[count];
+        this.end = new long[count];
+        this.symbol = new int[count];
+        this.rank = new byte[count];
     }
 
     public static FunctionIndex of(ElfFile file) {
-        FunctionIndex index = new FunctionIndex();
         boolean relocatable = file.type() == ElfFile.ET_REL;
-        int count = file.symbolCount();
-        for (int i = 1; i < count; i++) {
+        int sections = file.sections().size();
+        int symbols = file.symbolCount();
+        int[] functions = new int[symbols];
+        long[] starts = new long[symbols];
+        int n = 0;
+        for (int i = 1; i < symbols; i++) {
             Symbol s = file.symbol(i);
-            if (!s.isFunction() || !s.isInSection() || s.sectionIndex() >= file.sections().size()) {
-                continue;
+            if (s.isFunction() && s.isInSection() && s.sectionIndex() < sections) {
+                long address = file.section(s.sectionIndex()).address();
+                starts[i] = relocatable ? s.value() : s.value() - address;
+                functions[n++] = i;
             }
-            Section section = file.section(s.sectionIndex());
-            long start = relocatable ? s.value() : s.value() - section.address();
-            index.bySection.computeIfAbsent(s.sectionIndex(), k -> new ArrayList<>())
-                    .add(new Extent(start, start + Math.max(s.size(), 1), s));
         }
-        index.bySection.values().forEach(list -> list.sort(BY_START));
+        Integer[] order = new Integer[n];
+        for (int k = 0; k < n; k++) {
+            order[k] = functions[k];
+        }
+        int[] sectionOf = new int[symbols];
+        for (int k = 0; k < n; k++) {
+            sectionOf[functions[k]] = file.symbol(functions[k]).sectionIndex();
+        }
+        Arrays.sort(order, Comparator.<Integer>comparingInt(i -> sectionOf[i]).thenComparingLong(i -> starts[i]));
+        FunctionIndex index = new FunctionIndex(file, n);
+        for (int k = 0; k < n; k++) {
+            int i = order[k];
+            Symbol s = file.symbol(i);
+            index.section[k] = sectionOf[i];
+            index.start[k] = starts[i];
+            index.end[k] = starts[i] + Math.max(s.size(), 1);
+            index.symbol[k] = i;
+            index.rank[k] = (byte) (s.isGlobal() ? 0 : s.isLocal() ? 1 : 2);
+        }
         return index;
     }
 
@@ -46,20 +73,17 @@ public final class FunctionIndex {
      * closest, preferring GLOBAL over LOCAL over WEAK. Null when none covers it.
      */
     public Symbol covering(int sectionIndex, long offset) {
-        List<Extent> extents = bySection.get(sectionIndex);
-        if (extents == null) {
-            return null;
-        }
-        Extent best = null;
-        for (Extent e : extents) {
-            if (e.start > offset) {
+        int k = lastStartingAtOrBefore(sectionIndex, offset);
+        int best = -1;
+        for (int steps = 0; k >= 0 && section[k] == sectionIndex && steps < MAX_BACKWARD_STEPS; k--, steps++) {
+            if (best >= 0 && start[k] < start[best]) {
                 break;
             }
-            if (offset < e.end && (best == null || better(e, best))) {
-                best = e;
+            if (offset < end[k] && (best < 0 || rank[k] < rank[best])) {
+                best = k;
             }
         }
-        return best == null ? null : best.symbol;
+        return best < 0 ? null : file.symbol(symbol[best]);
     }
 
     /** The function covering {@code offset} spelled {@code name} or {@code name+0xN}; null if none. */
@@ -68,22 +92,31 @@ public final class FunctionIndex {
         if (s == null) {
             return null;
         }
-        long start = relocatable ? s.value() : s.value() - sectionAddress;
-        long delta = offset - start;
+        long functionStart = relocatable ? s.value() : s.value() - sectionAddress;
+        long delta = offset - functionStart;
         return delta == 0 ? s.name() : s.name() + "+0x" + Long.toHexString(delta);
     }
 
-    private static boolean better(Extent candidate, Extent current) {
-        if (candidate.start != current.start) {
-            return candidate.start > current.start;
+    /** Index of the last extent with (section, start) <= (sectionIndex, offset), or -1. */
+    private int lastStartingAtOrBefore(int sectionIndex, long offset) {
+        int lo = 0;
+        int hi = section.length - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            boolean atOrBefore = section[mid] < sectionIndex || (section[mid] == sectionIndex && start[mid] <= offset);
+            if (atOrBefore) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
         }
-        return rank(candidate.symbol) < rank(current.symbol);
+        return found;
     }
 
-    private static int rank(Symbol s) {
-        if (s.isGlobal()) {
-            return 0;
-        }
-        return s.isLocal() ? 1 : 2;
+    /** Number of functions indexed. */
+    public int size() {
+        return symbol.length;
     }
 }

@@ -45,7 +45,7 @@ public final class SiteScanner {
         }
         int symtab = file.symbolTable().map(Section::index).orElse(-1);
         boolean relocatable = file.type() == ElfFile.ET_REL;
-        FunctionIndex functions = FunctionIndex.of(file);
+        FunctionIndex functions = null;
         Set<Long> untracedSections = new HashSet<>();
         Map<String, Integer> exposed = new LinkedHashMap<>();
         for (Section rs : file.sections()) {
@@ -90,6 +90,9 @@ public final class SiteScanner {
                     }
                     if (!seen.add(site.offset())) {
                         continue;
+                    }
+                    if (functions == null) {
+                        functions = FunctionIndex.of(file);
                     }
                     String function = functions.describe(code.index(), site.offset(), relocatable, code.address());
                     CallSite callSite = new CallSite(code.index(), code.name(), site.offset(), site.length(), hook,
