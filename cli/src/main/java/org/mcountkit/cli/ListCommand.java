@@ -6,7 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.mcountkit.core.InputException;
+import org.mcountkit.core.batch.BatchRunner;
+import org.mcountkit.core.batch.Outcome;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TextReportWriter;
 import org.mcountkit.core.pipeline.Backends;
@@ -14,14 +15,14 @@ import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code list}: the call sites of each file; files are never changed. */
 @Command(name = "list", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"List the call sites of each file without changing it.",
+        description = {"List the call sites of each file without changing it; @FILE reads arguments from FILE.",
             "Text: FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE per site. --json: the schema in README.md."})
 final class ListCommand implements Callable<Integer> {
 
@@ -30,6 +31,9 @@ final class ListCommand implements Callable<Integer> {
 
     @Mixin
     Verbosity verbosity;
+
+    @Mixin
+    Jobs jobs;
 
     @Option(names = "--json", description = "Print one JSON array with an object per file.")
     boolean json;
@@ -42,29 +46,29 @@ final class ListCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
         Lister lister = new Lister(Backends.load());
+        Progress progress = Progress.forRun(files.size());
+        List<Outcome> outcomes = new BatchRunner(jobs.jobs).run(files, lister::list, progress::finished);
+        progress.close();
         TextReportWriter text = new TextReportWriter();
         List<FileReport> reports = new ArrayList<>();
-        int failed = 0;
-        for (Path file : files) {
-            try {
-                FileReport report = lister.list(file);
-                reports.add(report);
+        int bad = 0;
+        for (Outcome outcome : outcomes) {
+            if (outcome.isFailure()) {
+                reporter.failed(outcome.file(), outcome.failure());
+            } else {
+                reports.add(outcome.report());
                 if (!json) {
-                    text.write(report, out);
-                    reporter.diagnostics(report);
+                    text.write(outcome.report(), out);
+                    out.flush();
+                    reporter.diagnostics(outcome.report());
                 }
-                if (report.hasErrors()) {
-                    failed++;
-                }
-            } catch (InputException e) {
-                reporter.failed(file, e.getMessage());
-                failed++;
             }
+            bad += outcome.isBad() ? 1 : 0;
         }
         if (json) {
             new JsonReportWriter(false).write(reports, out);
         }
         out.flush();
-        return failed == 0 ? 0 : 1;
+        return bad == 0 ? 0 : 1;
     }
 }

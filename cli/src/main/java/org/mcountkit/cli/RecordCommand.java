@@ -7,22 +7,24 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.mcountkit.api.CallSite;
-import org.mcountkit.core.InputException;
+import org.mcountkit.core.batch.BatchRunner;
+import org.mcountkit.core.batch.Outcome;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Recorder;
 import org.slf4j.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code record}: the kernel's {@code recordmcount [-w] file.o...}, in place. */
 @Command(name = "record", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Append a __mcount_loc table of the call sites in traced sections to each object, in place.",
-            "Accepts recordmcount's arguments. Exit 0 when every file is fine, 1 otherwise."})
+            "Accepts recordmcount's arguments; @FILE reads arguments from FILE.",
+            "Exit 0 when every file is fine, 1 otherwise."})
 final class RecordCommand implements Callable<Integer> {
 
     @Spec
@@ -30,6 +32,9 @@ final class RecordCommand implements Callable<Integer> {
 
     @Mixin
     Verbosity verbosity;
+
+    @Mixin
+    Jobs jobs;
 
     @Option(names = "-w", description = "Print \"Section S has mcount callers being ignored\" per untraced section,"
             + " as recordmcount -w does.")
@@ -48,27 +53,27 @@ final class RecordCommand implements Callable<Integer> {
         Recorder recorder = new Recorder(Backends.load());
         Recorder.Options options = new Recorder.Options(strict);
         Logger log = verbosity.detailLog();
-        int failed = 0;
-        for (Path file : files) {
-            try {
-                long start = System.nanoTime();
-                FileReport report = recorder.record(file, options);
-                log.debug("{}: {} site(s), {} ({} ms)", file, report.sites().size(),
-                        report.changed() ? "table appended" : "unchanged", (System.nanoTime() - start) / 1_000_000);
+        Progress progress = Progress.forRun(files.size());
+        List<Outcome> outcomes = new BatchRunner(jobs.jobs).run(files, file -> recorder.record(file, options),
+                progress::finished);
+        progress.close();
+        int bad = 0;
+        for (Outcome outcome : outcomes) {
+            if (outcome.isFailure()) {
+                reporter.failed(outcome.file(), outcome.failure());
+            } else {
+                FileReport report = outcome.report();
+                log.debug("{}: {} site(s), {}", report.file(), report.sites().size(),
+                        report.changed() ? "table appended" : "unchanged");
                 reporter.diagnostics(report);
                 if (warnUntraced) {
                     printUntraced(out, report);
                 }
-                if (report.hasErrors()) {
-                    failed++;
-                }
-            } catch (InputException e) {
-                reporter.failed(file, e.getMessage());
-                failed++;
             }
+            bad += outcome.isBad() ? 1 : 0;
         }
         out.flush();
-        return failed == 0 ? 0 : 1;
+        return bad == 0 ? 0 : 1;
     }
 
     private static void printUntraced(PrintWriter out, FileReport report) {
