@@ -2,20 +2,28 @@ package org.mcountkit.core.elf;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Replaces a file all at once: the new contents go to a temporary file beside it, are flushed to
- * disk, take the old file's permissions and are renamed over it. A crash leaves either the old
- * file or the new one, never a mix.
+ * disk, take the old file's permissions and are renamed over it. A crash or a kill leaves either
+ * the old file or the new one, never a mix.
  */
 public final class AtomicFile {
+
+    /** Marks temporary files, so a run killed mid-write leaves litter that is easy to spot. */
+    public static final String TEMP_SUFFIX = ".mcountkit-tmp";
 
     /** Writes the new contents into an open channel positioned at 0. */
     @FunctionalInterface
@@ -29,31 +37,48 @@ public final class AtomicFile {
     /** Replaces {@code target} (a symlink is followed, and the link kept) with what {@code body} writes. */
     public static void replace(Path target, Body body) throws IOException {
         Path real = target.toRealPath();
-        Path dir = real.getParent();
-        Path temp = Files.createTempFile(dir, "." + real.getFileName() + ".", ".mcountkit-tmp");
+        Set<PosixFilePermission> permissions = permissions(real);
+        Path temp = null;
         boolean done = false;
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                body.writeTo(channel);
-                channel.force(true);
+            FileChannel channel = null;
+            while (channel == null) {
+                temp = real.resolveSibling("." + real.getFileName() + "."
+                        + Long.toHexString(ThreadLocalRandom.current().nextLong()) + TEMP_SUFFIX);
+                try {
+                    channel = create(temp, permissions);
+                } catch (FileAlreadyExistsException e) {
+                    channel = null;
+                }
             }
-            copyPermissions(real, temp);
+            try (FileChannel out = channel) {
+                body.writeTo(out);
+                out.force(true);
+            }
+            if (permissions != null && !permissions.equals(Files.getPosixFilePermissions(temp))) {
+                // The umask took bits away at creation; put the original mode back.
+                Files.setPosixFilePermissions(temp, permissions);
+            }
             Files.move(temp, real, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             done = true;
         } finally {
-            if (!done) {
+            if (!done && temp != null) {
                 Files.deleteIfExists(temp);
             }
         }
     }
 
-    private static void copyPermissions(Path from, Path to) throws IOException {
-        PosixFileAttributeView view = Files.getFileAttributeView(from, PosixFileAttributeView.class);
-        if (view == null) {
-            return;
+    private static FileChannel create(Path temp, Set<PosixFilePermission> permissions) throws IOException {
+        Set<StandardOpenOption> options = EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        if (permissions == null) {
+            return FileChannel.open(temp, options);
         }
-        Set<PosixFilePermission> permissions = view.readAttributes().permissions();
-        Files.setPosixFilePermissions(to, permissions);
+        FileAttribute<Set<PosixFilePermission>> mode = PosixFilePermissions.asFileAttribute(permissions);
+        return FileChannel.open(temp, options, mode);
+    }
+
+    private static Set<PosixFilePermission> permissions(Path file) throws IOException {
+        PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class);
+        return view == null ? null : view.readAttributes().permissions();
     }
 }
