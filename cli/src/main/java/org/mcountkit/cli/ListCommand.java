@@ -10,7 +10,6 @@ import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.batch.Outcome;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TextReportWriter;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import picocli.CommandLine.Command;
@@ -35,6 +34,9 @@ final class ListCommand implements Callable<Integer> {
     @Mixin
     Jobs jobs;
 
+    @Mixin
+    Plugins plugins;
+
     @Option(names = "--json", description = "Print one JSON array with an object per file.")
     boolean json;
 
@@ -45,7 +47,7 @@ final class ListCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Lister lister = new Lister(Backends.load());
+        Lister lister = new Lister(plugins.backends(spec));
         Progress progress = Progress.forRun(files.size());
         List<Outcome> outcomes = new BatchRunner(jobs.jobs).run(files, lister::list, progress::finished);
         progress.close();

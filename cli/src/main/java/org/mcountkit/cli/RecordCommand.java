@@ -9,7 +9,6 @@ import java.util.concurrent.Callable;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.batch.Outcome;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Recorder;
 import org.slf4j.Logger;
@@ -36,6 +35,9 @@ final class RecordCommand implements Callable<Integer> {
     @Mixin
     Jobs jobs;
 
+    @Mixin
+    Plugins plugins;
+
     @Option(names = "-w", description = "Print \"Section S has mcount callers being ignored\" per untraced section,"
             + " as recordmcount -w does.")
     boolean warnUntraced;
@@ -50,7 +52,7 @@ final class RecordCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Recorder recorder = new Recorder(Backends.load());
+        Recorder recorder = new Recorder(plugins.backends(spec));
         Recorder.Options options = new Recorder.Options(strict);
         Logger log = verbosity.detailLog();
         Progress progress = Progress.forRun(files.size());
