@@ -2,6 +2,7 @@ package org.mcountkit.core.elf;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,11 @@ public final class ElfAppender {
     private final List<Header> headers = new ArrayList<>();
     private final Map<Integer, byte[]> contents = new TreeMap<>();
     private final Map<Long, byte[]> patches = new TreeMap<>();
+    private final List<Retype> retypes = new ArrayList<>();
+
+    /** A relocation whose type changes (to the machine's NONE type, for a NOPed call). */
+    private record Retype(Section section, int index, int type) {
+    }
 
     /** A section header as it will be written; {@code raw} holds the old header's bytes, if any. */
     private static final class Header {
@@ -100,8 +106,47 @@ public final class ElfAppender {
         patches.put(fileOffset, bytes.clone());
     }
 
+    /**
+     * Changes the type of relocation {@code index} of {@code section}, keeping its symbol; works
+     * whether or not the section also gets new contents.
+     */
+    public void retypeRelocation(Section section, int index, int type) {
+        retypes.add(new Retype(section, index, type));
+    }
+
+    private void applyRetypes() {
+        ByteOrder order = file.target().endian().order();
+        for (Retype r : retypes) {
+            boolean rela = r.section().type() == Section.SHT_RELA;
+            int entsize = rela ? (is64 ? 24 : 12) : (is64 ? 16 : 8);
+            int infoAt = r.index() * entsize + (is64 ? 8 : 4);
+            byte[] replaced = contents.get(r.section().index());
+            ByteBuffer entry;
+            if (replaced != null) {
+                entry = ByteBuffer.wrap(replaced).order(order);
+            } else {
+                byte[] original = new byte[entsize];
+                file.bytes(r.section()).get(r.index() * entsize, original);
+                entry = ByteBuffer.wrap(original).order(order);
+                infoAt -= r.index() * entsize;
+            }
+            if (is64) {
+                long info = entry.getLong(infoAt);
+                entry.putLong(infoAt, (info & 0xffffffff00000000L) | (r.type() & 0xffffffffL));
+            } else {
+                int info = entry.getInt(infoAt);
+                entry.putInt(infoAt, (info & 0xffffff00) | (r.type() & 0xff));
+            }
+            if (replaced == null) {
+                patch(r.section().offset() + (long) r.index() * entsize, entry.array());
+            }
+        }
+        retypes.clear();
+    }
+
     /** Writes the whole new file into {@code out}, positioned at 0. */
     public void writeTo(FileChannel out) throws IOException {
+        applyRetypes();
         long end = file.size();
         ByteBuffer original = file.contents();
         writeFully(out, original, 0);

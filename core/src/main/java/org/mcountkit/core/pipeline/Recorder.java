@@ -63,13 +63,16 @@ public final class Recorder {
             }
             return unchanged;
         }
-        if (scan.traced().isEmpty()) {
+        ElfAppender out = new ElfAppender(file);
+        int nopped = new UntracedCallNopper(file, backend, out).nop(scan.untraced(), diagnostics);
+        if (scan.traced().isEmpty() && nopped == 0) {
             return unchanged;
         }
-        ElfAppender out = new ElfAppender(file);
-        List<McountLocSections.Entry> entries = entries(file, scan, out, diagnostics);
-        boolean rela = file.section(scan.traced().get(0).relocationSection()).type() == Section.SHT_RELA;
-        McountLocSections.append(file, out, entries, rela, backend.tableRelocationType(file.target()));
+        if (!scan.traced().isEmpty()) {
+            List<McountLocSections.Entry> entries = entries(file, scan, out, diagnostics);
+            boolean rela = file.section(scan.traced().get(0).relocationSection()).type() == Section.SHT_RELA;
+            McountLocSections.append(file, out, entries, rela, backend.tableRelocationType(file.target()));
+        }
         try {
             AtomicFile.replace(path, out::writeTo);
         } catch (IOException e) {
