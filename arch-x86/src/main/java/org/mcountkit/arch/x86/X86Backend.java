@@ -1,5 +1,6 @@
 package org.mcountkit.arch.x86;
 
+import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
 import org.mcountkit.api.ArchBackend;
@@ -142,6 +143,11 @@ public final class X86Backend implements ArchBackend {
             return R_386_32;
         }
         return target.is64() ? R_X86_64_64 : R_X86_64_32;
+    }
+
+    @Override
+    public int nopLength(ElfTarget target, ByteBuffer code, int offset) {
+        return X86Nops.length(code, offset, target.machine() == EM_386);
     }
 
     @Override

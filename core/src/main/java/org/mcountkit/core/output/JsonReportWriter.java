@@ -11,7 +11,8 @@ import org.mcountkit.core.pipeline.FileReport;
 
 /**
  * Writes reports as the documented JSON schema: an array with one object per file,
- * {@code {"file","machine","elfClass","byteOrder","sites":[...],"diagnostics":[...]}}.
+ * {@code {"file","machine","elfClass","byteOrder","sites":[...],"diagnostics":[...]}}. Sites of
+ * linked images also carry their run-time {@code address}.
  */
 public final class JsonReportWriter {
 
@@ -45,7 +46,7 @@ public final class JsonReportWriter {
         json.writeStringField("byteOrder", report.target().endian().label());
         json.writeArrayFieldStart("sites");
         for (CallSite site : report.sites()) {
-            writeSite(json, site);
+            writeSite(json, site, withAddress || report.linked());
         }
         json.writeEndArray();
         json.writeArrayFieldStart("diagnostics");
@@ -56,12 +57,12 @@ public final class JsonReportWriter {
         json.writeEndObject();
     }
 
-    private void writeSite(JsonGenerator json, CallSite site) throws IOException {
+    private static void writeSite(JsonGenerator json, CallSite site, boolean address) throws IOException {
         json.writeStartObject();
         json.writeStringField("section", site.section());
         json.writeNumberField("offset", site.offset());
         json.writeNumberField("length", site.length());
-        if (withAddress) {
+        if (address) {
             json.writeNumberField("address", site.address());
         }
         json.writeStringField("function", site.function());

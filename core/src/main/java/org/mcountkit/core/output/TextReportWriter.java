@@ -4,13 +4,18 @@ import java.io.PrintWriter;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.core.pipeline.FileReport;
 
-/** Writes sites one per line: {@code FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE}. */
+/**
+ * Writes sites one per line: {@code FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE}, plus
+ * {@code 0xADDRESS} for linked images. {@code ?} stands for no function, {@code -} for no hook
+ * (table entries do not name one).
+ */
 public final class TextReportWriter {
 
     public void write(FileReport report, PrintWriter out) {
         for (CallSite site : report.sites()) {
-            out.printf("%s: %s+0x%x %d %s %s %s%n", report.file(), site.section(), site.offset(), site.length(),
-                    site.function() == null ? "?" : site.function(), site.hook(), site.source().label());
+            out.printf("%s: %s+0x%x %d %s %s %s%s%n", report.file(), site.section(), site.offset(), site.length(),
+                    site.function() == null ? "?" : site.function(), site.hook() == null ? "-" : site.hook(),
+                    site.source().label(), report.linked() ? String.format(" 0x%x", site.address()) : "");
         }
     }
 }

@@ -9,7 +9,8 @@ import org.mcountkit.api.Severity;
 
 /**
  * What mcountkit found in, and did to, one file: its machine, the recorded (or recordable) sites,
- * the sites in sections that are not traced, diagnostics, and whether the file was rewritten.
+ * the sites in sections that are not traced, diagnostics, whether the file was rewritten, and
+ * whether it is a linked image (an executable or shared object, whose sites have run-time addresses).
  */
 public record FileReport(
         Path file,
@@ -18,7 +19,14 @@ public record FileReport(
         List<CallSite> sites,
         List<CallSite> untracedSites,
         List<Diagnostic> diagnostics,
-        boolean changed) {
+        boolean changed,
+        boolean linked) {
+
+    /** The report on a relocatable object. */
+    public FileReport(Path file, String machine, ElfTarget target, List<CallSite> sites, List<CallSite> untracedSites,
+            List<Diagnostic> diagnostics, boolean changed) {
+        this(file, machine, target, sites, untracedSites, diagnostics, changed, false);
+    }
 
     public boolean hasErrors() {
         return diagnostics.stream().anyMatch(d -> d.severity() == Severity.ERROR);

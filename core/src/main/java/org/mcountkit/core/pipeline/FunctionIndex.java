@@ -92,9 +92,40 @@ public final class FunctionIndex {
         if (s == null) {
             return null;
         }
-        long functionStart = relocatable ? s.value() : s.value() - sectionAddress;
-        long delta = offset - functionStart;
+        long delta = offset - startOf(s, relocatable, sectionAddress);
         return delta == 0 ? s.name() : s.name() + "+0x" + Long.toHexString(delta);
+    }
+
+    /**
+     * The function a patchable entry at {@code offset} with a NOP pad of {@code padLength} bytes
+     * belongs to. With {@code -fpatchable-function-entry=N,M} the entry sits M NOPs before the
+     * function's symbol, so a function starting inside the pad is named {@code name-0xN} (the
+     * distance back from its symbol, as objdump spells such labels); otherwise as {@link #describe}.
+     */
+    public String describeEntry(int sectionIndex, long offset, int padLength, boolean relocatable,
+            long sectionAddress) {
+        Symbol covering = covering(sectionIndex, offset);
+        if (covering != null && startOf(covering, relocatable, sectionAddress) == offset) {
+            return covering.name();
+        }
+        int k = lastStartingAtOrBefore(sectionIndex, offset) + 1;
+        int best = -1;
+        for (; k < section.length && section[k] == sectionIndex && start[k] < offset + padLength; k++) {
+            if (best >= 0 && start[k] > start[best]) {
+                break;
+            }
+            if (best < 0 || rank[k] < rank[best]) {
+                best = k;
+            }
+        }
+        if (best >= 0) {
+            return file.symbol(symbol[best]).name() + "-0x" + Long.toHexString(start[best] - offset);
+        }
+        return describe(sectionIndex, offset, relocatable, sectionAddress);
+    }
+
+    private static long startOf(Symbol s, boolean relocatable, long sectionAddress) {
+        return relocatable ? s.value() : s.value() - sectionAddress;
     }
 
     /** Index of the last extent with (section, start) <= (sectionIndex, offset), or -1. */

@@ -5,9 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.elf.ElfFile;
 
-/** Lists the call sites of a file without changing it. */
+/**
+ * Lists the call sites of a file without changing it: those its hook relocations reveal and the
+ * entries of the tables it carries ({@link TableSites}), each place once ({@link ListedSites}).
+ */
 public final class Lister {
 
     private final Backends backends;
@@ -20,8 +24,12 @@ public final class Lister {
         ElfFile file = ElfFiles.open(path);
         ArchBackend backend = backends.require(file.target());
         SiteScan scan = new SiteScanner(backend).scan(file);
-        return new FileReport(path, backend.machineName(file.target()), file.target(), sites(scan.traced()),
-                sites(scan.untraced()), scan.diagnostics(), false);
+        TableSites.TableScan tables = new TableSites(backend).read(file);
+        List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
+        diagnostics.addAll(tables.diagnostics());
+        return new FileReport(path, backend.machineName(file.target()), file.target(),
+                ListedSites.merge(sites(scan.traced()), tables.sites()), sites(scan.untraced()), diagnostics, false,
+                file.type() != ElfFile.ET_REL);
     }
 
     static List<CallSite> sites(List<FoundSite> found) {

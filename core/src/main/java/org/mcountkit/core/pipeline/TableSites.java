@@ -1,0 +1,213 @@
+package org.mcountkit.core.pipeline;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Severity;
+import org.mcountkit.api.SiteSource;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.McountLocSections;
+
+/**
+ * Reads the site tables a file already carries: {@code __patchable_function_entries} (written by
+ * the compiler for {@code -fpatchable-function-entry=N[,M]}; gcc 12 puts all entries of an object
+ * in one section linked to the first function's section, clang makes one per function) and
+ * {@code __mcount_loc} (gcc {@code -mrecord-mcount}, or an earlier record). Every section of
+ * those names is read. In a relocatable object an entry is a relocation, placed by its symbol
+ * (a section symbol, a function, or a local label such as riscv's {@code .LPFE1}) plus its
+ * addend (for REL, the table word); in a linked image each word is the address itself.
+ */
+public final class TableSites {
+
+    public static final String PATCHABLE_FUNCTION_ENTRIES = "__patchable_function_entries";
+
+    /** The sites of every table in a file, in file order, and what was wrong with entries. */
+    public record TableScan(List<CallSite> sites, List<Diagnostic> diagnostics) {
+    }
+
+    private final ArchBackend backend;
+
+    public TableSites(ArchBackend backend) {
+        this.backend = backend;
+    }
+
+    public TableScan read(ElfFile file) {
+        Reading reading = new Reading(file);
+        for (Section table : file.sections()) {
+            SiteSource source = sourceOf(table.name());
+            if (source == null || !table.hasFileBytes() || table.size() == 0) {
+                continue;
+            }
+            if (file.type() == ElfFile.ET_REL) {
+                reading.relocatedEntries(table, source);
+            } else {
+                reading.addressEntries(table, source);
+            }
+        }
+        return new TableScan(reading.sites, reading.diagnostics);
+    }
+
+    private static SiteSource sourceOf(String name) {
+        if (name.equals(PATCHABLE_FUNCTION_ENTRIES)) {
+            return SiteSource.PATCHABLE_FUNCTION_ENTRIES;
+        }
+        return name.equals(McountLocSections.TABLE) ? SiteSource.MCOUNT_LOC : null;
+    }
+
+    /** The state of reading one file's tables. */
+    private final class Reading {
+        private final ElfFile file;
+        private final ElfTarget target;
+        private final boolean relocatable;
+        private final int word;
+        private final List<CallSite> sites = new ArrayList<>();
+        private final List<Diagnostic> diagnostics = new ArrayList<>();
+        private FunctionIndex functions;
+
+        Reading(ElfFile file) {
+            this.file = file;
+            this.target = file.target();
+            this.relocatable = file.type() == ElfFile.ET_REL;
+            this.word = target.pointerSize();
+        }
+
+        void relocatedEntries(Section table, SiteSource source) {
+            int symtab = file.symbolTable().map(Section::index).orElse(-1);
+            ByteBuffer data = file.bytes(table);
+            boolean placed = false;
+            for (Section rs : file.sections()) {
+                if (!rs.isRelocationSection() || rs.info() != table.index() || rs.link() != symtab) {
+                    continue;
+                }
+                placed = true;
+                List<Relocation> relocations = file.relocations(rs);
+                for (int i = 0; i < relocations.size(); i++) {
+                    relocatedEntry(table, source, data, relocations.get(i));
+                }
+            }
+            if (!placed) {
+                warn(table, -1, "no relocation section places its entries: the " + table.size()
+                        + " bytes cannot be read as sites");
+            }
+        }
+
+        private void relocatedEntry(Section table, SiteSource source, ByteBuffer data, Relocation r) {
+            if (r.type() != backend.tableRelocationType(target)) {
+                warn(table, r.offset(), "entry relocated by " + backend.relocationName(target, r.type())
+                        + ", not an absolute pointer: skipped");
+                return;
+            }
+            if (r.offset() < 0 || r.offset() + word > data.limit()) {
+                error(table, r.offset(), "relocation points past the end of the table (" + data.limit() + " bytes)");
+                return;
+            }
+            Symbol symbol = file.symbol(r.symbolIndex());
+            if (!symbol.isInSection() || symbol.sectionIndex() >= file.sections().size()) {
+                warn(table, r.offset(), "entry against symbol '" + symbol.name()
+                        + "', which is not defined in a section: skipped");
+                return;
+            }
+            long addend = r.explicitAddend() ? r.addend() : wordAt(data, (int) r.offset());
+            long offset = mask(symbol.value() + addend);
+            entry(table, r.offset(), file.section(symbol.sectionIndex()), offset, source);
+        }
+
+        void addressEntries(Section table, SiteSource source) {
+            ByteBuffer data = file.bytes(table);
+            int zeros = 0;
+            for (int at = 0; at + word <= data.limit(); at += word) {
+                long address = mask(wordAt(data, at));
+                if (address == 0) {
+                    zeros++;
+                    continue;
+                }
+                Section code = codeSectionAt(address);
+                if (code == null) {
+                    warn(table, at, String.format("entry 0x%x is in no code section: skipped", address));
+                    continue;
+                }
+                entry(table, at, code, address - code.address(), source);
+            }
+            if (zeros > 0) {
+                diagnostics.add(Diagnostic.at(Severity.NOTE, table.name(), -1, zeros + " zero entr"
+                        + (zeros == 1 ? "y" : "ies") + " (functions the link discarded or zeroed): not listed"));
+            }
+        }
+
+        private void entry(Section table, long at, Section code, long offset, SiteSource source) {
+            if (!TracedSections.isCode(code)) {
+                warn(table, at, "entry points into " + code.name() + ", which is not code: skipped");
+                return;
+            }
+            if (offset < 0 || offset >= code.size()) {
+                error(table, at, String.format("entry points past the end of %s (offset 0x%x of %d bytes)",
+                        code.name(), offset, code.size()));
+                return;
+            }
+            if (functions == null) {
+                functions = FunctionIndex.of(file);
+            }
+            int length;
+            String function;
+            if (source == SiteSource.PATCHABLE_FUNCTION_ENTRIES) {
+                length = nopRun(code, offset);
+                if (length == 0) {
+                    warn(code, offset, "the " + PATCHABLE_FUNCTION_ENTRIES + " entry does not point at a NOP");
+                }
+                function = functions.describeEntry(code.index(), offset, length, relocatable, code.address());
+            } else {
+                length = backend.encodings(target).siteLength();
+                function = functions.describe(code.index(), offset, relocatable, code.address());
+            }
+            sites.add(new CallSite(code.index(), code.name(), offset, length, null, source, function,
+                    code.address() + offset));
+        }
+
+        /** Bytes of NOPs starting at {@code offset}: the pad of a patchable entry. */
+        private int nopRun(Section code, long offset) {
+            ByteBuffer bytes = file.bytes(code);
+            int length = 0;
+            while (offset + length < bytes.limit()) {
+                int nop = backend.nopLength(target, bytes, (int) offset + length);
+                if (nop <= 0) {
+                    break;
+                }
+                length += nop;
+            }
+            return length;
+        }
+
+        private Section codeSectionAt(long address) {
+            for (Section s : file.sections()) {
+                if (s.isAlloc() && TracedSections.isCode(s) && address >= s.address()
+                        && address - s.address() < s.size()) {
+                    return s;
+                }
+            }
+            return null;
+        }
+
+        private long wordAt(ByteBuffer data, int at) {
+            return word == 8 ? data.getLong(at) : data.getInt(at);
+        }
+
+        private long mask(long value) {
+            return word == 8 ? value : value & 0xffffffffL;
+        }
+
+        private void warn(Section section, long offset, String message) {
+            diagnostics.add(Diagnostic.at(Severity.WARNING, section.name(), offset, message));
+        }
+
+        private void error(Section section, long offset, String message) {
+            diagnostics.add(Diagnostic.at(Severity.ERROR, section.name(), offset, message));
+        }
+    }
+}
