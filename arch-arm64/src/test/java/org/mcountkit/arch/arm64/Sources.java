@@ -1,0 +1,37 @@
+package org.mcountkit.arch.arm64;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.mcountkit.core.testkit.Samples;
+
+/** C sources the arm64 tests compile. */
+final class Sources {
+
+    /** A function whose last act is calling the hook: gcc turns it into {@code b _mcount} (R_AARCH64_JUMP26). */
+    static final String TAIL_CALL = """
+            extern void _mcount(void);
+            void call_hook(void) { _mcount(); }
+            """;
+
+    /** A small program to link against glibc: a static helper, a global, and main. */
+    static final String PROGRAM = """
+            #include <stdio.h>
+            static __attribute__((noinline)) int twice(int x) { return 2 * x; }
+            int add(int a, int b) { return twice(a) + b; }
+            int main(int argc, char **argv) { printf("%d\\n", add(argc, 3)); return 0; }
+            """;
+
+    private Sources() {
+    }
+
+    /** samples/src/kernel_like.c copied into {@code dir}: the kinds of functions recordmcount meets. */
+    static Path kernelLike(Path dir) {
+        try {
+            return Files.copy(Samples.samples().resolve("src/kernel_like.c"), dir.resolve("kernel_like.c"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
