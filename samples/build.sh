@@ -18,4 +18,7 @@ build gcc                x86_64-untraced.o      __fentry__ untraced.c    -pg -mf
 build gcc                x86_64-weak-only.o     __fentry__ weak_only.c   -pg -mfentry -ffunction-sections
 build i686-linux-gnu-gcc i386-fentry.o          __fentry__ kernel_like.c -pg -mfentry
 build i686-linux-gnu-gcc i386-pg.o              mcount     kernel_like.c -pg
+build aarch64-linux-gnu-gcc aarch64-pg.o        _mcount    kernel_like.c -pg
+build aarch64-linux-gnu-gcc aarch64_be-pg.o     _mcount    kernel_like.c -pg -mbig-endian
+build aarch64-linux-gnu-gcc aarch64-pfe.o       _mcount    kernel_like.c -fpatchable-function-entry=2
 echo "samples rebuilt in $(pwd)/obj"
