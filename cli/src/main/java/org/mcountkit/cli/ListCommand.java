@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
 /** {@code list}: the call sites of each file; files are never changed. */
 @Command(name = "list", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"List the call sites of each file without changing it; @FILE reads arguments from FILE.",
-            "Text: FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE per site. --json: the schema in README.md."})
+            "Text: FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE per site, then 0xADDRESS for linked images.",
+            "--json: the schema in README.md."})
 final class ListCommand implements Callable<Integer> {
 
     @Spec
