@@ -98,6 +98,23 @@ class Arm64PgSitesTest {
                 report.diagnostics().toString());
     }
 
+    @Test
+    void aPointerToTheHookInDataIsRejected() {
+        Path source = Samples.write(dir, "pointer.c", Sources.DATA_POINTER);
+        Path object = Toolchain.AARCH64.compile(source, dir.resolve("pointer.o"), "-pg");
+        String relocations = Toolchain.AARCH64.run("readelf", "-rW", object.toString());
+
+        FileReport report = lister.list(object);
+
+        assertTrue(relocations.matches("(?s).*Relocation section '\\.rela\\.data'.*\\n0{16} +\\S+ +R_AARCH64_ABS64 +0{16}"
+                + " _mcount \\+ 0.*"), relocations);
+        Disassembly.Instruction call = Disassembly.of(object).callsTo("_mcount").get(0);
+        assertEquals(List.of(call.place() + " 4 f+0x" + Long.toHexString(call.offset()) + " _mcount relocation"),
+                describe(report.sites()));
+        assertTrue(hasWarning(report, ".data", 0, "not a call: R_AARCH64_ABS64 in .data, which is not code"),
+                report.diagnostics().toString());
+    }
+
     private Path compilePg(Compiler compiler, String[] extra) {
         Path source = Sources.kernelLike(dir);
         List<String> flags = new ArrayList<>(List.of("-pg", "-DHOOK_SYMBOL=_mcount"));

@@ -15,6 +15,13 @@ final class Sources {
             void call_hook(void) { _mcount(); }
             """;
 
+    /** A pointer to the hook in .data (R_AARCH64_ABS64) next to a traced function. */
+    static final String DATA_POINTER = """
+            extern void _mcount(void);
+            void *hook_pointer = (void *)_mcount;
+            int f(int x) { return x + 1; }
+            """;
+
     /** A small program to link against glibc: a static helper, a global, and main. */
     static final String PROGRAM = """
             #include <stdio.h>

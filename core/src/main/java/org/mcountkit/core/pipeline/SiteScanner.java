@@ -55,6 +55,9 @@ public final class SiteScanner {
             }
             Section code = file.section(rs.info());
             if (!TracedSections.isCode(code)) {
+                if (code.isAlloc()) {
+                    reportDataReferences(file, rs, code, hooks, diagnostics);
+                }
                 continue;
             }
             boolean isTraced = TracedSections.isTraced(code.name());
@@ -119,6 +122,21 @@ public final class SiteScanner {
             diagnostics.add(Diagnostic.of(Severity.NOTE, weakHookNote(file, hooks)));
         }
         return new SiteScan(traced, untraced, diagnostics);
+    }
+
+    /** A hook named from data (a pointer to it, say) is never a call: each reference is reported. */
+    private void reportDataReferences(ElfFile file, Section rs, Section data, Map<Integer, String> hooks,
+            List<Diagnostic> diagnostics) {
+        ElfTarget target = file.target();
+        long base = file.type() == ElfFile.ET_REL ? 0 : data.address();
+        for (Relocation r : file.relocations(rs)) {
+            String hook = hooks.get(r.symbolIndex());
+            if (hook != null && r.type() != backend.noneRelocationType(target)) {
+                diagnostics.add(Diagnostic.at(Severity.WARNING, data.name(), r.offset() - base, "reference to " + hook
+                        + " not recorded: not a call: " + backend.relocationName(target, r.type()) + " in "
+                        + data.name() + ", which is not code"));
+            }
+        }
     }
 
     private static String relaxationWarning(Map<String, Integer> exposed) {
