@@ -22,6 +22,7 @@ import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
+import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -52,6 +53,26 @@ class Arm64RecordTest {
 
         assertTrue(report.changed());
         assertFalse(Files.mismatch(object, theirs) == -1, "the C tool changed nothing");
+        assertArrayEquals(Files.readAllBytes(theirs), Files.readAllBytes(ours));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Compiler.class)
+    void aCallInAnUntracedSectionBecomesTheSameNopAsDebiansRecordmcountWrites(Compiler compiler) throws IOException {
+        Path object = compiler.compile(Samples.write(dir, "untraced.c", Sources.UNTRACED_SECTION),
+                dir.resolve("untraced.o"), "-pg");
+        Disassembly.Instruction call = Disassembly.of(object).callsTo("_mcount").stream()
+                .filter(i -> i.section().equals(".mysec")).findFirst().orElseThrow();
+        Path ours = Files.copy(object, dir.resolve("ours.o"));
+        Path theirs = Files.copy(object, dir.resolve("theirs.o"));
+
+        recorder.record(ours, Recorder.Options.DEFAULT);
+        ReferenceRecordMcount.run(dir, theirs.toString()).requireSuccess(List.of("recordmcount", theirs.toString()));
+
+        Disassembly.Instruction after = Disassembly.of(ours).instructions().stream()
+                .filter(i -> i.section().equals(".mysec") && i.offset() == call.offset()).findFirst().orElseThrow();
+        assertEquals("nop", after.mnemonic());
+        assertEquals(List.of(new Disassembly.Reloc("R_AARCH64_NONE", "_mcount")), after.relocs());
         assertArrayEquals(Files.readAllBytes(theirs), Files.readAllBytes(ours));
     }
 

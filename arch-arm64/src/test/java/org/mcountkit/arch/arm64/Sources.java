@@ -15,6 +15,13 @@ final class Sources {
             void call_hook(void) { _mcount(); }
             """;
 
+    /** A function in a section ftrace does not trace, next to a traced one. */
+    static final String UNTRACED_SECTION = """
+            extern int ext(int);
+            __attribute__((section(".mysec"))) int odd(int x) { return ext(x) * 3; }
+            int f(int x) { return ext(x + 1); }
+            """;
+
     /** A pointer to the hook in .data (R_AARCH64_ABS64) next to a traced function. */
     static final String DATA_POINTER = """
             extern void _mcount(void);
