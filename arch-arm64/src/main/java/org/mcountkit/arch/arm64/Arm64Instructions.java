@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import org.mcountkit.api.EncodingException;
 
 /**
- * The few A64 instruction forms ftrace deals with (Arm ARM, C6.2: B, BL, NOP, MOV (register)).
+ * The few A64 instruction forms ftrace deals with (Arm ARM, C6.2: BL, NOP, MOV (register)).
  * Every instruction is one 32-bit word stored little-endian, in aarch64_be files too.
  */
 final class Arm64Instructions {
@@ -18,13 +18,11 @@ final class Arm64Instructions {
 
     /** {@code bl imm26}: bits 31..26 are 100101; the target is the word's address + imm26 * 4. */
     private static final int BL = 0x94000000;
-    /** {@code b imm26}: bits 31..26 are 000101. */
-    private static final int B = 0x14000000;
     private static final int OPCODE_MASK = 0xfc000000;
     private static final int IMM26_MASK = 0x03ffffff;
 
     /** Reach of imm26 in bytes: [-128 MiB, +128 MiB - 4]. */
-    static final long BRANCH_RANGE = 1L << 27;
+    private static final long BRANCH_RANGE = 1L << 27;
 
     private Arm64Instructions() {
     }
@@ -44,11 +42,7 @@ final class Arm64Instructions {
         return (word & OPCODE_MASK) == BL;
     }
 
-    static boolean isB(int word) {
-        return (word & OPCODE_MASK) == B;
-    }
-
-    /** Where the {@code b} or {@code bl} {@code word} at {@code address} goes. */
+    /** Where the {@code bl} {@code word} at {@code address} goes. */
     static long branchTarget(int word, long address) {
         long imm26 = (word << 6) >> 6;
         return address + imm26 * LENGTH;

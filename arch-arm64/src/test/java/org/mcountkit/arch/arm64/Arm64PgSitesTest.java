@@ -106,12 +106,35 @@ class Arm64PgSitesTest {
 
         FileReport report = lister.list(object);
 
-        assertTrue(relocations.matches("(?s).*Relocation section '\\.rela\\.data'.*\\n0{16} +\\S+ +R_AARCH64_ABS64 +0{16}"
-                + " _mcount \\+ 0.*"), relocations);
+        assertTrue(relocations.matches("(?s).*Relocation section '\\.rela\\.data'.*\\n0{16} +\\S+"
+                + " +R_AARCH64_ABS64 +0{16} _mcount \\+ 0.*"), relocations);
         Disassembly.Instruction call = Disassembly.of(object).callsTo("_mcount").get(0);
         assertEquals(List.of(call.place() + " 4 f+0x" + Long.toHexString(call.offset()) + " _mcount relocation"),
                 describe(report.sites()));
         assertTrue(hasWarning(report, ".data", 0, "not a call: R_AARCH64_ABS64 in .data, which is not code"),
+                report.diagnostics().toString());
+    }
+
+    @Test
+    void aCallRelocationOnAnInstructionThatIsNotABlIsRejectedWithTheWord() {
+        // a hand-made object: gas puts R_AARCH64_CALL26 _mcount on a nop
+        Path source = Samples.write(dir, "odd.s", """
+                    .text
+                    .globl f
+                    .type f, %function
+                f:  .reloc ., R_AARCH64_CALL26, _mcount
+                    nop
+                    ret
+                    .size f, .-f
+                """);
+        Path object = dir.resolve("odd.o");
+        Toolchain.AARCH64.run("as", source.toString(), "-o", object.toString());
+
+        FileReport report = lister.list(object);
+
+        assertEquals(List.of(), report.sites());
+        assertTrue(hasWarning(report, ".text", 0,
+                "not a call: R_AARCH64_CALL26 on the word d503201f, which is not a bl"),
                 report.diagnostics().toString());
     }
 

@@ -8,8 +8,9 @@ import java.util.regex.Pattern;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
- * The oracle for code: {@code aarch64-linux-gnu-objdump -dr -z} (zeroes shown, so literal pools appear), parsed into instructions with the
- * label they follow and the relocations objdump prints under them.
+ * The oracle for code: {@code aarch64-linux-gnu-objdump -dr -z} (zeroes shown, so literal pools
+ * appear), parsed into instructions with the label they follow and the relocations objdump
+ * prints under them.
  */
 record Disassembly(List<Instruction> instructions) {
 

@@ -58,7 +58,8 @@ class TableEntryProblemsTest {
                 .toList());
         assertEquals(List.of(
                 "warning .text+0xc the __patchable_function_entries entry does not point at a NOP",
-                "error __patchable_function_entries+0x10 entry points past the end of .text (offset 0x100c of 20 bytes)",
+                "error __patchable_function_entries+0x10 entry points past the end of .text"
+                        + " (offset 0x100c of 20 bytes)",
                 "warning __patchable_function_entries+0x18 entry relocated by R_AARCH64_ABS32, not an absolute"
                         + " pointer: skipped",
                 "warning __mcount_loc+0x0 entry points into .data, which is not code: skipped"),
