@@ -14,13 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.mcountkit.api.ElfClass;
-import org.mcountkit.api.Endian;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
 
 /**
  * The project's reader and jelf, an independent second reader, must see the same target,
@@ -32,10 +29,6 @@ import org.mcountkit.core.testkit.Toolchain;
  */
 class ReaderAgreesWithJelfTest {
 
-    private static final int EM_386 = 3;
-    private static final int EM_X86_64 = 62;
-    private static final int EM_AARCH64 = 183;
-    private static final int EM_RISCV = 243;
     private static final int STO_AARCH64_VARIANT_PCS = 0x80;
 
     /** Functions, data with relocations, a COMMON and a hidden symbol, weak and init code, debug info. */
@@ -55,63 +48,30 @@ class ReaderAgreesWithJelfTest {
             #endif
             """;
 
-    /** One way to compile SOURCE, with what the result must be. */
-    enum Build {
-        X86_64_FENTRY(Toolchain.X86_64, EM_X86_64, ElfClass.ELF64, Endian.LITTLE, Section.SHT_RELA, "__fentry__",
-                "-pg", "-mfentry"),
-        I386_PG(Toolchain.I386, EM_386, ElfClass.ELF32, Endian.LITTLE, Section.SHT_REL, "mcount", "-pg"),
-        AARCH64_PG(Toolchain.AARCH64, EM_AARCH64, ElfClass.ELF64, Endian.LITTLE, Section.SHT_RELA, "_mcount", "-pg"),
-        AARCH64_BIG_ENDIAN_PG(Toolchain.AARCH64, EM_AARCH64, ElfClass.ELF64, Endian.BIG, Section.SHT_RELA, "_mcount",
-                "-mbig-endian", "-pg"),
-        RISCV64_PG(Toolchain.RISCV64, EM_RISCV, ElfClass.ELF64, Endian.LITTLE, Section.SHT_RELA, "_mcount", "-pg"),
-        RISCV32_PG(Toolchain.RISCV64, EM_RISCV, ElfClass.ELF32, Endian.LITTLE, Section.SHT_RELA, "_mcount",
-                "-march=rv32gc", "-mabi=ilp32d", "-pg");
-
-        final Toolchain toolchain;
-        final int machine;
-        final ElfClass elfClass;
-        final Endian endian;
-        final int relocationType;
-        final String hook;
-        final String[] flags;
-
-        Build(Toolchain toolchain, int machine, ElfClass elfClass, Endian endian, int relocationType, String hook,
-                String... flags) {
-            this.toolchain = toolchain;
-            this.machine = machine;
-            this.elfClass = elfClass;
-            this.endian = endian;
-            this.relocationType = relocationType;
-            this.hook = hook;
-            this.flags = flags;
-        }
-    }
-
     @TempDir
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(Build.class)
-    void compiledObjectsReadTheSame(Build build) throws IOException {
+    @EnumSource(CompilerBuild.class)
+    void compiledObjectsReadTheSame(CompilerBuild build) throws IOException {
         Path source = Samples.write(dir, "reader.c", SOURCE);
-        String[] flags = Stream.concat(Stream.of(build.flags), Stream.of("-g", "-fcommon")).toArray(String[]::new);
-        Path object = build.toolchain.compile(source, dir.resolve("reader.o"), flags);
+        Path object = build.compile(source, dir.resolve("reader.o"), "-g", "-fcommon");
 
         MappedElfFile mine = MappedElfFile.open(object);
         assertEquals(build.machine, mine.target().machine());
         assertEquals(build.elfClass, mine.target().elfClass());
         assertEquals(build.endian, mine.target().endian());
-        assertTrue(mine.sections().stream().anyMatch(s -> s.type() == build.relocationType),
-                "the object has " + (build.relocationType == Section.SHT_REL ? "REL" : "RELA") + " sections");
+        assertTrue(mine.sections().stream().anyMatch(s -> s.type() == build.relocationSectionType),
+                "the object has " + (build.rela() ? "RELA" : "REL") + " sections");
         assertTrue(mine.symbols().stream().anyMatch(s -> s.name().equals(build.hook)), "calls " + build.hook);
         assertTrue(mine.symbols().stream().anyMatch(s -> s.sectionIndex() == Symbol.SHN_COMMON), "has a COMMON symbol");
         assertTrue(mine.symbols().stream().anyMatch(s -> (s.other() & 3) == 2), "has a hidden symbol");
-        if (build.machine == EM_AARCH64) {
+        if (build.machine == CompilerBuild.EM_AARCH64) {
             assertTrue(mine.symbols().stream().anyMatch(s -> s.other() == STO_AARCH64_VARIANT_PCS),
                     "has a variant-PCS symbol (st_other > 3)");
         }
 
-        assertSameAsJelf(object, mine);
+        ReadersAgree.assertSameAsJelf(object, mine);
     }
 
     static Stream<Path> samples() throws IOException {
@@ -125,7 +85,7 @@ class ReaderAgreesWithJelfTest {
     @ParameterizedTest
     @MethodSource("samples")
     void committedSamplesReadTheSame(Path sample) throws IOException {
-        assertSameAsJelf(sample, MappedElfFile.open(sample));
+        ReadersAgree.assertSameAsJelf(sample, MappedElfFile.open(sample));
     }
 
     /** The comparison itself must notice a difference: a one-byte change in a symbol's value. */
@@ -142,35 +102,5 @@ class ReaderAgreesWithJelfTest {
         assertEquals(g.value() ^ 1, mine.symbol(g.index()).value());
         assertEquals(mine.symbol(g.index()), new JelfElfFile(changed).symbol(g.index()));
         assertFalse(mine.symbol(g.index()).equals(new JelfElfFile(sample).symbol(g.index())));
-    }
-
-    private static void assertSameAsJelf(Path object, MappedElfFile mine) {
-        JelfElfFile jelf = new JelfElfFile(object);
-        assertEquals(jelf.target(), mine.target(), "target");
-        assertEquals(jelf.type(), mine.type(), "e_type");
-        assertEquals(jelf.size(), mine.size(), "size");
-        assertEquals(jelf.sectionNameTableIndex(), mine.sectionNameTableIndex(), "e_shstrndx");
-        assertEquals(jelf.sections().size(), mine.sections().size(), "section count");
-        for (int i = 0; i < jelf.sections().size(); i++) {
-            Section expected = jelf.section(i);
-            assertEquals(expected, mine.section(i), "section " + i);
-            if (expected.hasFileBytes()) {
-                assertEquals(jelf.bytes(expected), mine.bytes(mine.section(i)), "bytes of " + expected.name());
-            }
-        }
-        assertEquals(jelf.symbolTable(), mine.symbolTable(), "symbol table");
-        assertEquals(jelf.symbolCount(), mine.symbolCount(), "symbol count");
-        assertTrue(mine.symbolCount() > 3, "the object has symbols to compare");
-        for (int i = 0; i < jelf.symbolCount(); i++) {
-            assertEquals(jelf.symbol(i), mine.symbol(i), "symbol " + i);
-        }
-        int relocations = 0;
-        for (Section s : mine.sections()) {
-            if (s.isRelocationSection()) {
-                assertEquals(jelf.relocations(s), mine.relocations(s), "relocations of " + s.name());
-                relocations += mine.relocations(s).size();
-            }
-        }
-        assertTrue(relocations > 0, "the object has relocations to compare");
     }
 }
