@@ -1,0 +1,208 @@
+package org.mcountkit.core.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.atLeastOnce;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Recognition;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Severity;
+import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.McountLocSections;
+import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.core.testkit.Toolchain;
+import org.mockito.ArgumentCaptor;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+
+/**
+ * The pipeline seen from a backend: on a real x86_64 object, SiteScanner hands every relocation
+ * against a hook in an executable section (and nothing else) to recognize() once, and turns the
+ * backend's verdicts into sites, untraced sites and diagnostics. The backend is a mock whose
+ * verdicts are scripted per relocation, so only the pipeline's side of the seam is under test.
+ */
+@ExtendWith(MockitoExtension.class)
+class BackendSeamTest {
+
+    private static final String SOURCE = """
+            extern int ext(int);
+            extern void __fentry__(void);
+            void *hook_pointer = (void *)__fentry__;
+            int a(int x) { return ext(x) + 1; }
+            int b(int x) { return ext(x) * 2; }
+            void *takes_address(void) { return (void *)__fentry__; }
+            __attribute__((section(".init.text"))) int init_f(int x) { return ext(x + 5); }
+            __attribute__((section(".noinstr.text"))) int noinstr_f(int x) { return ext(x * 3); }
+            __attribute__((section(".text..nomcount"))) int opted_out(int x) { return ext(x * 5); }
+            """;
+    private static final String HOOK = "__fentry__";
+    private static final int R_X86_64_32 = 10;
+
+    @TempDir
+    Path dir;
+
+    @Mock
+    ArchBackend backend;
+
+    Path object;
+    /** Hook relocations in executable sections, read with jelf: (section, relocation) in file order. */
+    List<Reference> references;
+
+    record Reference(String section, Relocation relocation) {
+    }
+
+    @BeforeEach
+    void compile() {
+        object = Toolchain.X86_64.compile(Samples.write(dir, "seam.c", SOURCE), dir.resolve("seam.o"), "-pg",
+                "-mfentry");
+        references = hookReferencesInCode(new JelfElfFile(object));
+        when(backend.hookNames(any())).thenReturn(Set.of(HOOK));
+    }
+
+    /** Scripted verdicts: the address load is rejected, b's call is the second half of a site, the rest are calls. */
+    private void scriptVerdicts() {
+        long bCall = references.stream().filter(r -> r.section().equals(".text")).skip(1).findFirst().orElseThrow()
+                .relocation().offset();
+        when(backend.recognize(any())).thenAnswer(call -> {
+            HookReference ref = call.getArgument(0);
+            Relocation r = ref.relocation();
+            if (r.type() == R_X86_64_32) {
+                return Recognition.rejected("takes the hook's address");
+            }
+            if (ref.sectionName().equals(".text") && r.offset() == bCall) {
+                return Recognition.partOfSite();
+            }
+            return Recognition.site(r.offset() - 1, 5);
+        });
+    }
+
+    @Test
+    void recognizeIsAskedOncePerHookRelocationInCode() {
+        scriptVerdicts();
+        ElfFile file = ElfFiles.open(object);
+        new SiteScanner(backend).scan(file);
+
+        ArgumentCaptor<HookReference> asked = ArgumentCaptor.forClass(HookReference.class);
+        verify(backend, times(references.size())).recognize(asked.capture());
+        List<Reference> seen = new ArrayList<>();
+        for (HookReference ref : asked.getAllValues()) {
+            seen.add(new Reference(ref.sectionName(), ref.relocation()));
+            assertEquals(HOOK, ref.hook());
+            assertEquals(file.target(), ref.target());
+            Section code = file.section(ref.sectionName()).orElseThrow();
+            assertEquals(file.bytes(code), ref.code(), "the backend sees the bytes of " + ref.sectionName());
+            assertTrue(ref.code().isReadOnly(), "the backend cannot change the file's bytes");
+        }
+        assertEquals(references, seen);
+        assertEquals(Set.of(".text", ".init.text", ".noinstr.text", ".text..nomcount"),
+                Set.copyOf(seen.stream().map(Reference::section).toList()), "no data section is asked about");
+        assertEquals(7, references.size(), "three calls and an address load in .text, one call in each other"
+                + " code section: " + references);
+    }
+
+    @Test
+    void verdictsBecomeSitesUntracedSitesAndDiagnostics() {
+        scriptVerdicts();
+        SiteScan scan = new SiteScanner(backend).scan(ElfFiles.open(object));
+
+        assertEquals(List.of(".text+0x0 a", ".text+0x40 takes_address", ".init.text+0x0 init_f"),
+                describe(Lister.sites(scan.traced())));
+        assertEquals(List.of(".noinstr.text+0x0 noinstr_f", ".text..nomcount+0x0 opted_out"),
+                describe(Lister.sites(scan.untraced())));
+
+        Relocation addressLoad = references.stream().map(Reference::relocation)
+                .filter(r -> r.type() == R_X86_64_32).findFirst().orElseThrow();
+        List<Diagnostic> diagnostics = scan.diagnostics();
+        assertEquals(3, diagnostics.size(), diagnostics.toString());
+        Diagnostic rejected = diagnostics.get(0);
+        assertEquals(Severity.WARNING, rejected.severity());
+        assertEquals(".text", rejected.section());
+        assertEquals(addressLoad.offset(), rejected.offset());
+        assertTrue(rejected.message().contains(HOOK) && rejected.message().endsWith("takes the hook's address"),
+                rejected.message());
+        assertNote(diagnostics.get(1), ".noinstr.text", "not traced");
+        assertNote(diagnostics.get(2), ".text..nomcount", "opt out");
+    }
+
+    @Test
+    void recordWritesOnlyTracedSites() throws IOException {
+        scriptVerdicts();
+        when(backend.supports(any())).thenReturn(true);
+        when(backend.machineName(any())).thenReturn("mock");
+        when(backend.tableRelocationType(any())).thenReturn(1);
+        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, Recorder.Options.DEFAULT);
+
+        assertTrue(report.changed());
+        assertEquals(List.of(".text+0x0", ".text+0x40", ".init.text+0x0"),
+                TableOracle.entries(object, McountLocSections.TABLE).stream().map(TableOracle.Entry::toString).toList());
+        assertEquals(2, report.untracedSites().size());
+    }
+
+    @Test
+    void recordLeavesTheFileAloneWhenEveryReferenceIsRejected() throws IOException {
+        when(backend.supports(any())).thenReturn(true);
+        when(backend.machineName(any())).thenReturn("mock");
+        when(backend.recognize(any())).thenReturn(Recognition.rejected("never a call"));
+        byte[] before = Files.readAllBytes(object);
+
+        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, Recorder.Options.DEFAULT);
+
+        assertFalse(report.changed());
+        assertEquals(List.of(), report.sites());
+        assertEquals(references.size(), report.diagnostics().size());
+        assertTrue(report.diagnostics().stream().allMatch(d -> d.severity() == Severity.WARNING
+                && d.message().endsWith("never a call")));
+        assertArrayEquals(before, Files.readAllBytes(object));
+        verify(backend, atLeastOnce()).recognize(any());
+    }
+
+    private static void assertNote(Diagnostic d, String section, String reason) {
+        assertEquals(Severity.NOTE, d.severity());
+        assertEquals(section, d.section());
+        assertFalse(d.hasOffset());
+        assertTrue(d.message().contains(reason), d.message());
+    }
+
+    private static List<String> describe(List<CallSite> sites) {
+        return sites.stream().map(s -> s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.function())
+                .toList();
+    }
+
+    private static List<Reference> hookReferencesInCode(ElfFile elf) {
+        List<Reference> list = new ArrayList<>();
+        for (Section rs : elf.sections()) {
+            if (!rs.isRelocationSection() || !elf.section(rs.info()).isExecutable()) {
+                continue;
+            }
+            for (Relocation r : elf.relocations(rs)) {
+                if (elf.symbol(r.symbolIndex()).name().equals(HOOK)) {
+                    list.add(new Reference(elf.section(rs.info()).name(), r));
+                }
+            }
+        }
+        return list;
+    }
+}
