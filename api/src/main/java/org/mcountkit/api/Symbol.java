@@ -2,8 +2,10 @@ package org.mcountkit.api;
 
 /**
  * One symbol-table entry. {@code sectionIndex} is already resolved through
- * {@code .symtab_shndx} when {@code st_shndx} is {@code SHN_XINDEX}; special indexes
- * ({@code SHN_ABS}, {@code SHN_COMMON}, {@code SHN_UNDEF}) are kept as they are.
+ * {@code .symtab_shndx} when {@code st_shndx} is {@code SHN_XINDEX}, and {@code extendedIndex}
+ * says so; special indexes ({@code SHN_ABS}, {@code SHN_COMMON}, {@code SHN_UNDEF}) are kept as
+ * they are. In a file with more than 0xff00 sections a resolved index can equal a special one
+ * (section 0xfff1 is not {@code SHN_ABS}), so only {@code extendedIndex} tells them apart.
  */
 public record Symbol(
         int index,
@@ -13,7 +15,8 @@ public record Symbol(
         int binding,
         int type,
         int other,
-        int sectionIndex) {
+        int sectionIndex,
+        boolean extendedIndex) {
 
     public static final int STB_LOCAL = 0;
     public static final int STB_GLOBAL = 1;
@@ -30,6 +33,11 @@ public record Symbol(
     public static final int SHN_ABS = 0xfff1;
     public static final int SHN_COMMON = 0xfff2;
     public static final int SHN_XINDEX = 0xffff;
+
+    /** A symbol whose {@code st_shndx} is its section index or a special index, not {@code SHN_XINDEX}. */
+    public Symbol(int index, String name, long value, long size, int binding, int type, int other, int sectionIndex) {
+        this(index, name, value, size, binding, type, other, sectionIndex, false);
+    }
 
     public boolean isWeak() {
         return binding == STB_WEAK;
@@ -57,6 +65,6 @@ public record Symbol(
 
     /** True when the symbol lives in an ordinary section (not undefined, absolute or common). */
     public boolean isInSection() {
-        return sectionIndex != SHN_UNDEF && (sectionIndex < SHN_LORESERVE || sectionIndex > SHN_XINDEX);
+        return sectionIndex != SHN_UNDEF && (extendedIndex || sectionIndex < SHN_LORESERVE);
     }
 }

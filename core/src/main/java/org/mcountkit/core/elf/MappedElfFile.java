@@ -265,7 +265,8 @@ public final class MappedElfFile implements ElfFile {
             section = (int) resolved;
         }
         String symbolName = string(symStrtab, name, "symbol " + index + " name");
-        return new Symbol(index, symbolName, value, size, info >>> 4, info & 0xf, other, section);
+        return new Symbol(index, symbolName, value, size, info >>> 4, info & 0xf, other, section,
+                shndx == Symbol.SHN_XINDEX);
     }
 
     /** A view that decodes each symbol when it is read, so huge tables cost no heap. */

@@ -22,12 +22,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.pipeline.BaseSymbols;
+import org.mcountkit.core.pipeline.FunctionIndex;
 import org.mcountkit.core.testkit.AppendedLayout;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ManySections;
 import org.mcountkit.core.testkit.ManySections.Kind;
 import org.mcountkit.core.testkit.Objdump;
 import org.mcountkit.core.testkit.Readelf;
+import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
@@ -51,7 +54,11 @@ class ExtendedNumberingTest {
     @BeforeAll
     static void assemble() {
         many = ManySections.assemble(dir, "many", ManySections.source(FUNCTIONS, 0, "__fentry__",
-                i -> i % 5 == 3 ? Kind.WEAK : i % 5 == 4 ? Kind.ANONYMOUS : Kind.GLOBAL));
+                ExtendedNumberingTest::kind));
+    }
+
+    private static Kind kind(int i) {
+        return i % 5 == 3 ? Kind.WEAK : i % 5 == 4 ? Kind.ANONYMOUS : Kind.GLOBAL;
     }
 
     @Test
@@ -111,12 +118,46 @@ class ExtendedNumberingTest {
             if (!s.name().isEmpty() && !s.isUndefined()) {
                 assertEquals(".text." + s.name(), file.section(s.sectionIndex()).name(), "section of " + s.name());
             }
-            if (rawShndx(file, line.index()) == Symbol.SHN_XINDEX) {
+            assertEquals(rawShndx(file, line.index()) == Symbol.SHN_XINDEX, s.extendedIndex(), "extended: " + s);
+            assertEquals(ndx != Symbol.SHN_UNDEF, s.isInSection(), "in a section: " + s);
+            if (s.extendedIndex()) {
                 extended++;
                 assertTrue(s.sectionIndex() >= Symbol.SHN_LORESERVE, "only high sections need SHN_XINDEX: " + s);
             }
         }
         assertTrue(extended > 1000, "the object exercises SHN_XINDEX (" + extended + " symbols)");
+    }
+
+    /**
+     * The pipeline's symbol lookups see functions in every section, also in sections 0xff00 to
+     * 0xffff, whose numbers look like special indexes (SHN_ABS is 0xfff1) but are not.
+     */
+    @Test
+    void baseSymbolsAndFunctionNamesInReservedLookingSections() throws IOException {
+        MappedElfFile file = MappedElfFile.open(many);
+        Map<String, Section> byName = file.sections().stream()
+                .collect(Collectors.toMap(Section::name, Function.identity(), (a, b) -> a));
+        List<Integer> texts = new ArrayList<>();
+        for (int i = 0; i < FUNCTIONS; i++) {
+            texts.add(byName.get(".text.f" + i).index());
+        }
+        BaseSymbols bases = BaseSymbols.choose(file, texts);
+        FunctionIndex functions = FunctionIndex.of(file);
+        int reservedLooking = 0;
+        for (int i = 0; i < FUNCTIONS; i++) {
+            int section = texts.get(i);
+            Kind kind = kind(i);
+            Symbol base = bases.of(section);
+            assertEquals(kind == Kind.GLOBAL ? "f" + i : null, base == null ? null : base.name(), "base of " + i);
+            assertEquals(kind != Kind.GLOBAL, bases.missing().contains(section));
+            String expected = kind == Kind.ANONYMOUS ? null : ManySections.siteOffset(i) == 0 ? "f" + i
+                    : "f" + i + "+0x" + ManySections.siteOffset(i);
+            assertEquals(expected, functions.describe(section, ManySections.siteOffset(i), true, 0));
+            if (section >= Symbol.SHN_LORESERVE && section <= Symbol.SHN_XINDEX && kind == Kind.GLOBAL) {
+                reservedLooking++;
+            }
+        }
+        assertTrue(reservedLooking > 50, "functions in sections 0xff00..0xffff: " + reservedLooking);
     }
 
     /** Each function's one relocation, as the source makes it; objdump confirms high-numbered ones. */
@@ -149,7 +190,7 @@ class ExtendedNumberingTest {
     void appendedTableUsesExtendedNumberingAndLinks() throws IOException {
         Path out = copy(many, "appended.o");
         byte[] before = Files.readAllBytes(out);
-        List<String> targets = appendTable(out);
+        List<TableOracle.Entry> targets = appendTable(out);
 
         AppendedLayout.assertLikeRecordMcount(before, out);
         Readelf.Header header = READELF.header(out);
@@ -179,7 +220,7 @@ class ExtendedNumberingTest {
         assertFalse(input.extendedCount(), "the input still counts its sections in e_shnum");
 
         byte[] before = Files.readAllBytes(object);
-        List<String> targets = appendTable(object);
+        List<TableOracle.Entry> targets = appendTable(object);
         AppendedLayout.assertLikeRecordMcount(before, object);
         Readelf.Header output = READELF.header(object);
         assertEquals(existing + 2, output.sectionCount());
@@ -195,15 +236,15 @@ class ExtendedNumberingTest {
      * Appends an entry for every named function (its symbol plus the call's offset) with the
      * writer alone, and returns, per entry, the section its call lives in.
      */
-    private static List<String> appendTable(Path object) throws IOException {
+    private static List<TableOracle.Entry> appendTable(Path object) throws IOException {
         MappedElfFile file = MappedElfFile.open(object);
         List<McountLocSections.Entry> entries = new ArrayList<>();
-        List<String> targets = new ArrayList<>();
+        List<TableOracle.Entry> targets = new ArrayList<>();
         for (Symbol s : file.symbols()) {
             if (s.isFunction()) {
                 int i = Integer.parseInt(s.name().substring(1));
                 entries.add(new McountLocSections.Entry(s.index(), ManySections.siteOffset(i)));
-                targets.add(".text." + s.name() + "+" + ManySections.siteOffset(i));
+                targets.add(new TableOracle.Entry(".text." + s.name(), ManySections.siteOffset(i)));
             }
         }
         ElfAppender out = new ElfAppender(file);
@@ -212,23 +253,9 @@ class ExtendedNumberingTest {
         return targets;
     }
 
-    /** Every relocation of __mcount_loc, as readelf resolves it, lands on the expected section and offset. */
-    private static void assertTableResolves(Path object, List<String> targets) {
-        Map<String, Readelf.SymbolLine> symbols = READELF.symbols(object).stream()
-                .collect(Collectors.toMap(Readelf.SymbolLine::name, Function.identity(), (a, b) -> a));
-        Map<Integer, String> sectionNames = READELF.sections(object).stream()
-                .collect(Collectors.toMap(Readelf.SectionLine::index, Readelf.SectionLine::name));
-        List<Objdump.RelocationLine> table = OBJDUMP.relocations(object, "__mcount_loc");
-        List<String> resolved = new ArrayList<>();
-        for (int k = 0; k < table.size(); k++) {
-            Objdump.RelocationLine r = table.get(k);
-            assertEquals(8L * k, r.offset());
-            assertEquals("R_X86_64_64", r.type());
-            Readelf.SymbolLine symbol = symbols.get(r.symbol());
-            String section = sectionNames.get(Integer.parseInt(symbol.ndx()));
-            resolved.add(section + "+" + (symbol.value() + r.addend()));
-        }
-        assertEquals(targets, resolved);
+    /** Every entry of __mcount_loc, as binutils resolves it, lands on the expected section and offset. */
+    private static void assertTableResolves(Path object, List<TableOracle.Entry> targets) {
+        assertEquals(targets, TableOracle.entriesFromBinutils(object, McountLocSections.TABLE, Toolchain.X86_64));
     }
 
     private static void assertElflintClean(Path object) {

@@ -3,7 +3,9 @@ package org.mcountkit.core.testkit;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
@@ -47,6 +49,28 @@ public final class TableOracle {
                 }
                 entries.add(new Entry(elf.section(s.sectionIndex()).name(), offset));
             }
+        }
+        return entries;
+    }
+
+    /**
+     * Entries of the section named {@code table} of a RELA object as binutils resolves them
+     * (objdump for the relocations, readelf for symbols and sections), for objects jelf cannot
+     * read, such as those with more than 65,279 sections.
+     */
+    public static List<Entry> entriesFromBinutils(Path object, String table, Toolchain toolchain) {
+        Readelf readelf = new Readelf(toolchain);
+        Map<String, Readelf.SymbolLine> symbols = new HashMap<>();
+        readelf.symbols(object).forEach(s -> symbols.putIfAbsent(s.name(), s));
+        Map<Integer, String> sections = new HashMap<>();
+        readelf.sections(object).forEach(s -> sections.put(s.index(), s.name()));
+        List<Entry> entries = new ArrayList<>();
+        for (Objdump.RelocationLine r : new Objdump(toolchain).relocations(object, table)) {
+            Readelf.SymbolLine symbol = symbols.get(r.symbol());
+            if (symbol == null) {
+                throw new AssertionError("readelf -s shows no symbol " + r.symbol() + " in " + object);
+            }
+            entries.add(new Entry(sections.get(Integer.parseInt(symbol.ndx())), symbol.value() + r.addend()));
         }
         return entries;
     }

@@ -1,0 +1,76 @@
+package org.mcountkit.arch.x86;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.testkit.AppendedLayout;
+import org.mcountkit.core.testkit.Command;
+import org.mcountkit.core.testkit.ReferenceRecordMcount;
+import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.Toolchain;
+
+/**
+ * {@code record} with the x86 backend writes exactly the bytes of Debian's C recordmcount on
+ * x86_64 (RELA) and i386 (REL) objects where the C tool succeeds and nothing calls for a
+ * deliberate difference: no hook address taken, no untraced section (which the C tool NOPs), no
+ * section with only weak symbols.
+ */
+class RecordMatchesReferenceTest {
+
+    private static final String SOURCE = """
+            extern int ext(int);
+            static __attribute__((noinline)) int s_helper(int x) { return ext(x) + 1; }
+            int g_func(int x) { return s_helper(x) * 2; }
+            __attribute__((section(".init.text"))) int init_func(int x) { return ext(x + 5); }
+            __attribute__((cold, noinline)) int rarely(int x) { return ext(x ^ 7); }
+            int g2(int x) { return g_func(x) + (x > 100 ? rarely(x) : 0); }
+            """;
+    /** Weak functions may share .text with others, which gives the section a usable base symbol. */
+    private static final String WEAK = "int __attribute__((weak)) w_func(int x) { return ext(x - 1); }\n";
+
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> builds() {
+        return Stream.of(
+                Arguments.of(Toolchain.X86_64, SOURCE + WEAK, new String[] {"-pg", "-mfentry"}),
+                Arguments.of(Toolchain.X86_64, SOURCE + WEAK, new String[] {"-pg"}),
+                Arguments.of(Toolchain.X86_64, SOURCE, new String[] {"-pg", "-mfentry", "-ffunction-sections"}),
+                Arguments.of(Toolchain.I386, SOURCE + WEAK, new String[] {"-pg", "-mfentry"}),
+                Arguments.of(Toolchain.I386, SOURCE + WEAK, new String[] {"-pg"}),
+                Arguments.of(Toolchain.I386, SOURCE, new String[] {"-pg", "-ffunction-sections"}));
+    }
+
+    @ParameterizedTest
+    @MethodSource("builds")
+    void sameBytesAsTheCTool(Toolchain toolchain, String source, String[] flags) throws IOException {
+        Path object = toolchain.compile(Samples.write(dir, "t.c", source), dir.resolve("t.o"), flags);
+        byte[] before = Files.readAllBytes(object);
+        Path reference = Files.copy(object, dir.resolve("reference.o"));
+        Command.Result c = ReferenceRecordMcount.run(dir, reference.toString());
+        assertEquals(0, c.exitCode(), c.stderr());
+        assertEquals("", c.stderr() + c.stdout());
+
+        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object,
+                Recorder.Options.DEFAULT);
+
+        assertTrue(report.changed());
+        assertTrue(report.sites().size() >= 5, "sites: " + report.sites());
+        assertEquals(List.of(), report.diagnostics());
+        assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(object), "same bytes as recordmcount");
+        AppendedLayout.assertLikeRecordMcount(before, object);
+    }
+}
