@@ -1,5 +1,6 @@
 package org.mcountkit.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,6 +24,14 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns the exit code: 0 ok, 1 input problem, 2 usage. */
     public static int run(String... args) {
-        return new CommandLine(new Main()).execute(args);
+        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    /** Like {@link #run(String...)}, printing results to {@code out} and problems to {@code err}. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine commandLine = new CommandLine(new Main());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        return commandLine.execute(args);
     }
 }

@@ -72,5 +72,7 @@ class RecordMatchesReferenceTest {
         assertEquals(List.of(), report.diagnostics());
         assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(object), "same bytes as recordmcount");
         AppendedLayout.assertLikeRecordMcount(before, object);
+        Command.Result lint = Command.run(null, List.of("eu-elflint", "--gnu-ld", object.toString()));
+        assertEquals("No errors\n", lint.stdout() + lint.stderr());
     }
 }
