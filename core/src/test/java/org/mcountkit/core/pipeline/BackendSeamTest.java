@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.Mockito.atLeastOnce;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
@@ -24,6 +25,7 @@ import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.HookReference;
+import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
@@ -41,7 +43,8 @@ import org.mockito.junit.jupiter.MockitoExtension;
 /**
  * The pipeline seen from a backend: on a real x86_64 object, SiteScanner hands every relocation
  * against a hook in an executable section (and nothing else) to recognize() once, and turns the
- * backend's verdicts into sites, untraced sites and diagnostics. The backend is a mock whose
+ * backend's verdicts into sites, untraced sites and diagnostics; Recorder writes the sites and
+ * uses the backend's NOP and NONE type for untraced calls. The backend is a mock whose
  * verdicts are scripted per relocation, so only the pipeline's side of the seam is under test.
  */
 @ExtendWith(MockitoExtension.class)
@@ -59,13 +62,19 @@ class BackendSeamTest {
             __attribute__((section(".text..nomcount"))) int opted_out(int x) { return ext(x * 5); }
             """;
     private static final String HOOK = "__fentry__";
+    private static final int R_X86_64_64 = 1;
     private static final int R_X86_64_32 = 10;
+    /** x86's 5-byte NOP, nopl 0x0(%rax,%rax,1), as the mock's encoding. */
+    private static final byte[] NOP5 = {0x0f, 0x1f, 0x44, 0x00, 0x00};
 
     @TempDir
     Path dir;
 
     @Mock
     ArchBackend backend;
+
+    @Mock
+    PatchEncodings encodings;
 
     Path object;
     /** Hook relocations in executable sections, read with jelf: (section, relocation) in file order. */
@@ -80,6 +89,7 @@ class BackendSeamTest {
                 "-mfentry");
         references = hookReferencesInCode(new JelfElfFile(object));
         when(backend.hookNames(any())).thenReturn(Set.of(HOOK));
+        when(backend.relocationName(any(), anyInt())).thenAnswer(call -> "type " + call.getArgument(1));
     }
 
     /** Scripted verdicts: the address load is rejected, b's call is the second half of a site, the rest are calls. */
@@ -136,29 +146,49 @@ class BackendSeamTest {
         Relocation addressLoad = references.stream().map(Reference::relocation)
                 .filter(r -> r.type() == R_X86_64_32).findFirst().orElseThrow();
         List<Diagnostic> diagnostics = scan.diagnostics();
-        assertEquals(3, diagnostics.size(), diagnostics.toString());
+        assertEquals(4, diagnostics.size(), diagnostics.toString());
         Diagnostic rejected = diagnostics.get(0);
         assertEquals(Severity.WARNING, rejected.severity());
         assertEquals(".text", rejected.section());
         assertEquals(addressLoad.offset(), rejected.offset());
         assertTrue(rejected.message().contains(HOOK) && rejected.message().endsWith("takes the hook's address"),
                 rejected.message());
-        assertNote(diagnostics.get(1), ".noinstr.text", "not traced");
-        assertNote(diagnostics.get(2), ".text..nomcount", "opt out");
+        Diagnostic data = diagnostics.get(1);
+        assertEquals(Severity.WARNING, data.severity());
+        assertEquals(".data", data.section());
+        assertTrue(data.message().contains("type " + R_X86_64_64) && data.message().contains("not code"),
+                data.message());
+        assertNote(diagnostics.get(2), ".noinstr.text", "not traced");
+        assertNote(diagnostics.get(3), ".text..nomcount", "opt out");
     }
 
+    /**
+     * Traced sites go into the table; untraced ones get the backend's NOP and their relocation
+     * the backend's NONE type (the mock's default, 0).
+     */
     @Test
-    void recordWritesOnlyTracedSites() throws IOException {
+    void recordWritesTracedSitesAndNopsUntracedOnes() throws IOException {
         scriptVerdicts();
         when(backend.supports(any())).thenReturn(true);
         when(backend.machineName(any())).thenReturn("mock");
-        when(backend.tableRelocationType(any())).thenReturn(1);
+        when(backend.tableRelocationType(any())).thenReturn(R_X86_64_64);
+        when(backend.encodings(any())).thenReturn(encodings);
+        when(encodings.nop(5)).thenReturn(NOP5.clone());
         FileReport report = new Recorder(new Backends(List.of(backend))).record(object, Recorder.Options.DEFAULT);
 
         assertTrue(report.changed());
         assertEquals(List.of(".text+0x0", ".text+0x40", ".init.text+0x0"),
                 TableOracle.entries(object, McountLocSections.TABLE).stream().map(TableOracle.Entry::toString).toList());
         assertEquals(2, report.untracedSites().size());
+        JelfElfFile recorded = new JelfElfFile(object);
+        for (String untraced : List.of(".noinstr.text", ".text..nomcount")) {
+            byte[] start = new byte[5];
+            recorded.bytes(recorded.section(untraced).orElseThrow()).get(0, start);
+            assertArrayEquals(NOP5, start, untraced);
+            Relocation call = recorded.relocations(recorded.section(".rela" + untraced).orElseThrow()).get(0);
+            assertEquals(1, call.offset());
+            assertEquals(0, call.type(), "the call's relocation is retired in " + untraced);
+        }
     }
 
     @Test
@@ -172,9 +202,9 @@ class BackendSeamTest {
 
         assertFalse(report.changed());
         assertEquals(List.of(), report.sites());
-        assertEquals(references.size(), report.diagnostics().size());
-        assertTrue(report.diagnostics().stream().allMatch(d -> d.severity() == Severity.WARNING
-                && d.message().endsWith("never a call")));
+        assertEquals(references.size(), report.diagnostics().stream()
+                .filter(d -> d.severity() == Severity.WARNING && d.message().endsWith("never a call")).count());
+        assertEquals(references.size() + 1, report.diagnostics().size(), "and the pointer in .data");
         assertArrayEquals(before, Files.readAllBytes(object));
         verify(backend, atLeastOnce()).recognize(any());
     }
