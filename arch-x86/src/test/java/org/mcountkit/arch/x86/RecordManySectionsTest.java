@@ -20,6 +20,7 @@ import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.AppendedLayout;
 import org.mcountkit.core.testkit.Command;
@@ -96,6 +97,11 @@ class RecordManySectionsTest {
         assertEquals(MappedElfFile.open(reference).sections().size() + 2, recorded.sections().size());
         assertTrue(recorded.symbols().stream().anyMatch(s -> s.isSectionSymbol() && s.sectionIndex() > 0xffff),
                 "section symbols for sections past 0xffff");
+
+        FileReport listed = new Lister(new Backends(List.of(new X86Backend()))).list(object);
+        assertEquals(FUNCTIONS, listed.sites().size(), "each call once, the table's entries included");
+        assertFalse(listed.hasWarnings() || listed.hasErrors(), "every table entry is read back: "
+                + listed.diagnostics().stream().limit(3).toList());
 
         Path linked = dir.resolve("mixed-r.o");
         Toolchain.X86_64.run("ld", "-r", object.toString(), "-o", linked.toString());
