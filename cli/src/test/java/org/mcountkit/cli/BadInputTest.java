@@ -199,13 +199,12 @@ class BadInputTest {
         assertEquals(sha256(recorded), sha256(Files.readAllBytes(object)));
     }
 
+    /** No command, no file, an unknown command, an unknown option: usage errors, exit 2; FILE stays as it was. */
     @ParameterizedTest
-    @ValueSource(strings = {"", "record", "frobnicate", "record --no-such-option"})
+    @ValueSource(strings = {"", "record", "frobnicate FILE", "record --no-such-option FILE"})
     void usageErrorsExitWithTwo(String arguments) throws IOException {
-        String[] args = arguments.isEmpty() ? new String[0] : (arguments + " " + object).split(" ");
-        if (arguments.equals("record")) {
-            args = new String[] {"record"};
-        }
+        String[] args = Arrays.stream(arguments.split(" ")).filter(a -> !a.isEmpty())
+                .map(a -> a.equals("FILE") ? object.toString() : a).toArray(String[]::new);
         Run run = run(args);
         assertEquals(2, run.exitCode(), run.err());
         assertFalse(run.err().isBlank(), "a usage message");
