@@ -26,9 +26,18 @@ public final class Lister {
         SiteScan scan = new SiteScanner(backend).scan(file);
         TableSites.TableScan tables = new TableSites(backend).read(file);
         List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
+        List<CallSite> traced = sites(scan.traced());
+        List<CallSite> untraced = sites(scan.untraced());
+        if (file.type() != ElfFile.ET_REL && traced.isEmpty() && untraced.isEmpty()) {
+            // No relocations kept (no ld -q): the linked code itself is read.
+            LinkedCodeDecoder.Decoded decoded = new LinkedCodeDecoder(backend).decode(file);
+            traced = decoded.traced();
+            untraced = decoded.untraced();
+            diagnostics.addAll(decoded.diagnostics());
+        }
         diagnostics.addAll(tables.diagnostics());
         return new FileReport(path, backend.machineName(file.target()), file.target(),
-                ListedSites.merge(sites(scan.traced()), tables.sites()), sites(scan.untraced()), diagnostics, false,
+                ListedSites.merge(traced, tables.sites()), untraced, diagnostics, false,
                 file.type() != ElfFile.ET_REL);
     }
 

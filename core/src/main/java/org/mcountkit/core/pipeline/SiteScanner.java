@@ -81,7 +81,8 @@ public final class SiteScanner {
                 }
                 Relocation local = new Relocation(offset, read.type(), read.symbolIndex(), read.addend(),
                         read.explicitAddend());
-                Recognition verdict = backend.recognize(new HookReference(target, code.name(), bytes, local, hook));
+                Recognition verdict = backend.recognize(new HookReference(target, code.name(), bytes, local, hook,
+                        !relocatable));
                 if (verdict instanceof Recognition.Rejected rejected) {
                     diagnostics.add(Diagnostic.at(Severity.WARNING, code.name(), offset,
                             "reference to " + hook + " not recorded: " + rejected.reason()));
