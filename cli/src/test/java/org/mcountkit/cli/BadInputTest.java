@@ -146,6 +146,21 @@ class BadInputTest {
         assertEquals(0, run("list", object.toString()).exitCode(), "list reads read-only files");
     }
 
+    /** The new file is made beside the old one: a directory without write permission refuses it, even to root. */
+    @Test
+    void readOnlyDirectory() throws IOException {
+        Path locked = Files.createDirectory(dir.resolve("locked"));
+        Path file = Files.copy(object, locked.resolve("good.o"));
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
+        try {
+            assertRecordRejects(file, "read-only directory " + locked.toRealPath()
+                    + " (mode r-xr-xr-x): the file cannot be replaced there");
+            assertEquals(0, run("list", file.toString()).exitCode(), "list reads files in read-only directories");
+        } finally {
+            Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+    }
+
     @Test
     void llvmBitcode() throws IOException {
         Path source = Samples.write(dir, "lto.c", SOURCE);

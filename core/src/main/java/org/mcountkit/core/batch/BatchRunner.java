@@ -74,6 +74,9 @@ public final class BatchRunner {
             return Outcome.failed(file, e.getMessage());
         } catch (RuntimeException e) {
             return Outcome.failed(file, "internal error: " + e);
+        } catch (InternalError e) {
+            // What the JVM throws when a mapped file shrinks under a read (SIGBUS).
+            return Outcome.failed(file, "the file changed while it was read: " + e.getMessage());
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.InputException;
 
 /**
  * Rewrites an object the way the kernel's recordmcount does: old bytes stay where they are, and a
@@ -57,7 +58,22 @@ public final class ElfAppender {
         }
     }
 
+    /**
+     * Alignment above which a moved section is refused: real objects align their symbol and
+     * relocation tables to a word, and honouring a hostile 2^62 would pad the file past any size.
+     */
+    static final long MAX_ALIGNMENT = 1L << 16;
+
+    /**
+     * Starts a rewrite of {@code file}.
+     *
+     * @throws InputException when the file has no section-name table to extend
+     */
     public ElfAppender(ElfFile file) {
+        int names = file.sectionNameTableIndex();
+        if (names <= 0 || names >= file.sections().size() || file.section(names).type() != Section.SHT_STRTAB) {
+            throw new InputException("no section name table (e_shstrndx " + names + "): cannot add sections");
+        }
         this.file = file;
         this.is64 = file.target().is64();
         this.shentsize = is64 ? 64 : 40;
@@ -188,10 +204,18 @@ public final class ElfAppender {
         pos = shoff + (long) headers.size() * shentsize;
         for (Map.Entry<Integer, byte[]> c : contents.entrySet()) {
             Header h = headers.get(c.getKey());
+            if (h.addralign < 0 || h.addralign > MAX_ALIGNMENT) {
+                throw new InputException("section " + c.getKey() + " has alignment "
+                        + Long.toUnsignedString(h.addralign)
+                        + " (over " + MAX_ALIGNMENT + "): it cannot be rewritten");
+            }
             pos = alignUp(pos, Math.max(1, h.addralign));
             h.offset = pos;
             h.size = c.getValue().length;
             pos += c.getValue().length;
+        }
+        if (pos > Integer.MAX_VALUE) {
+            throw new InputException("the rewritten file would be " + pos + " bytes, over the 2 GiB this tool writes");
         }
         ByteBuffer tail = ByteBuffer.allocate((int) (pos - end)).order(file.target().endian().order());
         tail.put(0, built.bytes());

@@ -65,6 +65,9 @@ public final class MappedElfFile implements ElfFile {
         if (symtab != null) {
             checkSymbolTable();
         }
+        if (type == ElfFile.ET_REL) {
+            checkRelocationSections();
+        }
     }
 
     /** Maps and reads the file at {@code path}. */
@@ -113,6 +116,11 @@ public final class MappedElfFile implements ElfFile {
                     + " but the file holds at most " + room);
         }
         int n = (int) count;
+        int ehsize = is64 ? 64 : 52;
+        if (n > 0 && shoff < ehsize) {
+            throw new InputException("section header table at offset " + shoff + " overlaps the ELF header ("
+                    + ehsize + " bytes)");
+        }
         if (n > 0 && (shstrndx >= n)) {
             throw new InputException("section name table index " + shstrndx + " out of range (" + n + " sections)");
         }
@@ -123,17 +131,23 @@ public final class MappedElfFile implements ElfFile {
         Section names = null;
         if (n > 0 && shstrndx != 0) {
             names = toSection(shstrndx, raw[shstrndx], "");
+            if (names.type() != Section.SHT_STRTAB) {
+                throw new InputException("section name table " + shstrndx + " is not a string table (type "
+                        + names.type() + ")");
+            }
             checkBytesInFile(names);
         }
         List<Section> list = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            String name = names == null ? "" : string(names, raw[i][0], "section " + i + " name");
+            String name = names == null ? "" : string(names, "the section name table", raw[i][0],
+                    "section " + i + " name");
             Section s = toSection(i, raw[i], name);
             if (i > 0) {
                 checkBytesInFile(s);
             }
             list.add(s);
         }
+        new SectionLayout(ehsize, shoff, (long) n * shentsize).check(list);
         return new SectionTable(Collections.unmodifiableList(list), shstrndx);
     }
 
@@ -161,8 +175,9 @@ public final class MappedElfFile implements ElfFile {
             return;
         }
         if (s.offset() < 0 || s.size() < 0 || s.offset() > data.limit() || s.size() > data.limit() - s.offset()) {
-            throw new InputException("section " + s.index() + " " + quoted(s.name()) + " (offset " + s.offset()
-                    + ", size " + s.size() + ") extends past the end of the file (" + data.limit() + " bytes)");
+            throw new InputException("section " + s.index() + " " + quoted(s.name()) + " (offset "
+                    + Long.toUnsignedString(s.offset()) + ", size " + Long.toUnsignedString(s.size())
+                    + ") extends past the end of the file (" + data.limit() + " bytes)");
         }
     }
 
@@ -170,7 +185,7 @@ public final class MappedElfFile implements ElfFile {
         int link = owner.link();
         if (link <= 0 || link >= sections.size() || sections.get(link).type() != Section.SHT_STRTAB) {
             throw new InputException("section " + owner.index() + " " + quoted(owner.name())
-                    + " links to " + link + ", which is not a string table");
+                    + " links to " + Integer.toUnsignedString(link) + ", which is not a string table");
         }
         return sections.get(link);
     }
@@ -184,6 +199,28 @@ public final class MappedElfFile implements ElfFile {
         if (symtabShndx != null && symtabShndx.size() < (symtab.size() / entsize) * 4) {
             throw new InputException("extended section index table " + quoted(symtabShndx.name())
                     + " is shorter than the symbol table");
+        }
+    }
+
+    /**
+     * In an object every relocation section applies to a section of the file through the one
+     * symbol table; one that points elsewhere would silently lose its call sites.
+     */
+    private void checkRelocationSections() {
+        for (Section rs : sections) {
+            if (!rs.isRelocationSection()) {
+                continue;
+            }
+            if (symtab == null || rs.link() != symtab.index()) {
+                throw new InputException("relocation section " + rs.index() + " " + quoted(rs.name()) + " links to "
+                        + Integer.toUnsignedString(rs.link()) + ", not to the symbol table"
+                        + (symtab == null ? " (the file has none)" : " (section " + symtab.index() + ")"));
+            }
+            if (rs.info() <= 0 || rs.info() >= sections.size()) {
+                throw new InputException("relocation section " + rs.index() + " " + quoted(rs.name())
+                        + " applies to section " + Integer.toUnsignedString(rs.info()) + ", out of range ("
+                        + sections.size() + " sections)");
+            }
         }
     }
 
@@ -253,6 +290,10 @@ public final class MappedElfFile implements ElfFile {
             shndx = u16(p + 14);
         }
         int section = shndx;
+        if (shndx < Symbol.SHN_LORESERVE && shndx >= sections.size()) {
+            throw new InputException("symbol " + index + " is in section " + shndx + ", out of range ("
+                    + sections.size() + " sections)");
+        }
         if (shndx == Symbol.SHN_XINDEX) {
             if (symtabShndx == null) {
                 throw new InputException("symbol " + index + " uses SHN_XINDEX but the file has no .symtab_shndx");
@@ -337,8 +378,8 @@ public final class MappedElfFile implements ElfFile {
             rtype = (int) (info & 0xff);
         }
         if (sym < 0 || (sym > 0 && sym >= symbols)) {
-            throw new InputException("relocation " + i + " in " + quoted(rs.name()) + " refers to symbol " + sym
-                    + " out of range (" + symbols + " symbols)");
+            throw new InputException("relocation " + i + " in " + quoted(rs.name()) + " refers to symbol "
+                    + Integer.toUnsignedString(sym) + " out of range (" + symbols + " symbols)");
         }
         return new Relocation(offset, rtype, sym, addend, rela);
     }
@@ -357,12 +398,17 @@ public final class MappedElfFile implements ElfFile {
     }
 
     private String string(Section table, long offset, String what) {
+        return string(table, "string table " + quoted(table.name()), offset, what);
+    }
+
+    /** The NUL-terminated string at {@code offset} of {@code table}, called {@code label} in messages. */
+    private String string(Section table, String label, long offset, String what) {
         if (!table.hasFileBytes()) {
-            throw new InputException(what + ": string table " + quoted(table.name()) + " has no bytes in the file");
+            throw new InputException(what + ": " + label + " has no bytes in the file");
         }
         if (offset >= table.size()) {
-            throw new InputException(what + " at offset " + offset + " lies outside string table "
-                    + quoted(table.name()) + " (" + table.size() + " bytes)");
+            throw new InputException(what + " at offset " + Long.toUnsignedString(offset) + " lies outside " + label
+                    + " (" + table.size() + " bytes)");
         }
         int start = (int) (table.offset() + offset);
         int end = (int) (table.offset() + table.size());
@@ -371,7 +417,7 @@ public final class MappedElfFile implements ElfFile {
             p++;
         }
         if (p == end) {
-            throw new InputException(what + " is not terminated inside " + quoted(table.name()));
+            throw new InputException(what + " is not terminated inside " + label);
         }
         byte[] bytes = new byte[p - start];
         data.get(start, bytes);
@@ -380,7 +426,8 @@ public final class MappedElfFile implements ElfFile {
 
     private void requireRange(long offset, long length, String what) {
         if (offset < 0 || offset > data.limit() || length > data.limit() - offset) {
-            throw new InputException(what + " at offset " + offset + " lies past the end of the file ("
+            throw new InputException(what + " at offset " + Long.toUnsignedString(offset)
+                    + " lies past the end of the file ("
                     + data.limit() + " bytes)");
         }
     }

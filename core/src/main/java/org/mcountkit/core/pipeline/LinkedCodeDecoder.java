@@ -95,8 +95,11 @@ public final class LinkedCodeDecoder {
         Set<Long> seen = new HashSet<>();
         for (Symbol f : functions) {
             long start = f.value() - section.address();
+            if (start < 0 || f.size() > section.size() - start) {
+                continue;
+            }
             long end = start + f.size();
-            if (start < 0 || end > section.size() || end <= readUpTo) {
+            if (end <= readUpTo) {
                 continue;
             }
             readUpTo = end;

@@ -1,6 +1,7 @@
 package org.mcountkit.core.pipeline;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -75,8 +76,10 @@ public final class Recorder {
         }
         try {
             AtomicFile.replace(path, out::writeTo);
+        } catch (AccessDeniedException e) {
+            throw new InputException("cannot write: permission denied for " + e.getFile(), e);
         } catch (IOException e) {
-            throw new InputException("cannot write: " + e.getMessage(), e);
+            throw new InputException("cannot write: " + e, e);
         }
         return new FileReport(path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(),
                 diagnostics, true);
@@ -119,19 +122,43 @@ public final class Recorder {
         return entries;
     }
 
+    /**
+     * Refuses a file, or a directory the new file would be created in, whose mode says it must
+     * not be written. The mode is read rather than tried, so the refusal is the same for root,
+     * who could write anyway.
+     */
     private static void requireWritable(Path path) {
+        Path real;
         try {
-            Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
-            if (!permissions.contains(PosixFilePermission.OWNER_WRITE)) {
-                throw new InputException("read-only file (mode " + PosixFilePermissions.toString(permissions)
-                        + "): not rewritten");
-            }
-        } catch (UnsupportedOperationException e) {
-            if (!Files.isWritable(path)) {
-                throw new InputException("read-only file: not rewritten");
-            }
+            real = path.toRealPath();
         } catch (IOException e) {
-            throw new InputException("cannot read permissions: " + e.getMessage(), e);
+            throw new InputException("cannot resolve the path: " + e.getMessage(), e);
+        }
+        Path directory = real.getParent();
+        if (!ownerMayWrite(real)) {
+            throw new InputException("read-only file (mode " + mode(real) + "): not rewritten");
+        }
+        if (directory != null && !ownerMayWrite(directory)) {
+            throw new InputException("read-only directory " + directory + " (mode " + mode(directory)
+                    + "): the file cannot be replaced there");
+        }
+    }
+
+    private static boolean ownerMayWrite(Path path) {
+        try {
+            return Files.getPosixFilePermissions(path).contains(PosixFilePermission.OWNER_WRITE);
+        } catch (UnsupportedOperationException e) {
+            return Files.isWritable(path);
+        } catch (IOException e) {
+            throw new InputException("cannot read permissions of " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String mode(Path path) {
+        try {
+            return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+        } catch (UnsupportedOperationException | IOException e) {
+            return "unknown";
         }
     }
 }

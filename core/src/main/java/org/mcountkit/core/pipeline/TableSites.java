@@ -104,7 +104,7 @@ public final class TableSites {
                         + ", not an absolute pointer: skipped");
                 return;
             }
-            if (r.offset() < 0 || r.offset() + word > data.limit()) {
+            if (r.offset() < 0 || r.offset() > data.limit() - word) {
                 error(table, r.offset(), "relocation points past the end of the table (" + data.limit() + " bytes)");
                 return;
             }
