@@ -15,6 +15,7 @@ import static org.mcountkit.cli.ElfEdit.Field.SH_LINK;
 import static org.mcountkit.cli.ElfEdit.Field.SH_NAME;
 import static org.mcountkit.cli.ElfEdit.Field.SH_OFFSET;
 import static org.mcountkit.cli.ElfEdit.Field.SH_SIZE;
+import static org.mcountkit.cli.ElfEdit.Field.SH_TYPE;
 import static org.mcountkit.cli.ElfEdit.Field.ST_NAME;
 import static org.mcountkit.cli.ElfEdit.Field.ST_SHNDX;
 
@@ -141,6 +142,13 @@ class HostileInputTest {
                 e -> e.header(E_SHNUM, 0).section(0, SH_SIZE, 0xffffffffL),
                 e -> "section header table claims 4294967295 sections at offset " + e.shoff()
                         + " but the file holds at most " + (e.length - e.shoff()) / e.shentsize()));
+        cases.add(new Case("e_shnum 0 and sh_size 2^64-1 in section 0 (fuzzing finding)",
+                e -> e.header(E_SHNUM, 0).section(0, SH_SIZE, -1),
+                e -> "section header table claims " + (e.is64 ? "18446744073709551615" : "4294967295")
+                        + " sections at offset " + e.shoff() + " but the file holds at most "
+                        + (e.length - e.shoff()) / e.shentsize()));
+        cases.add(new Case("section 0 of type PROGBITS (fuzzing finding)", e -> e.section(0, SH_TYPE, 1),
+                e -> "section 0 has type 1 (the null section must be SHT_NULL)"));
         cases.add(new Case("e_shstrndx past e_shnum", e -> e.header(E_SHSTRNDX, e.sectionCount() + 5),
                 e -> "section name table index " + (e.sectionCount() + 5) + " out of range (" + e.sectionCount()
                         + " sections)"));

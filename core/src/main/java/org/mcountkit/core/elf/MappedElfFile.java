@@ -111,8 +111,9 @@ public final class MappedElfFile implements ElfFile {
             shstrndx = (int) Math.min(Integer.MAX_VALUE, rawSectionField(shoff, 6));
         }
         long room = (data.limit() - shoff) / shentsize;
-        if (count > room) {
-            throw new InputException("section header table claims " + count + " sections at offset " + shoff
+        if (count < 0 || count > room) {
+            throw new InputException("section header table claims " + Long.toUnsignedString(count)
+                    + " sections at offset " + shoff
                     + " but the file holds at most " + room);
         }
         int n = (int) count;
@@ -127,6 +128,10 @@ public final class MappedElfFile implements ElfFile {
         long[][] raw = new long[n][];
         for (int i = 0; i < n; i++) {
             raw[i] = rawSection(shoff + (long) i * shentsize);
+        }
+        if (n > 0 && raw[0][1] != Section.SHT_NULL) {
+            // Section 0 only carries the extended counts; bytes of its own would go unchecked.
+            throw new InputException("section 0 has type " + raw[0][1] + " (the null section must be SHT_NULL)");
         }
         Section names = null;
         if (n > 0 && shstrndx != 0) {
