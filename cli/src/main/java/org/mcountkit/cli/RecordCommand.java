@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.mcountkit.api.CallSite;
+import org.mcountkit.core.OneLine;
 import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.batch.Outcome;
 import org.mcountkit.core.pipeline.FileReport;
@@ -83,6 +84,6 @@ final class RecordCommand implements Callable<Integer> {
         for (CallSite site : report.untracedSites()) {
             sections.add(site.section());
         }
-        sections.forEach(s -> out.println("Section " + s + " has mcount callers being ignored"));
+        sections.forEach(s -> out.println("Section " + OneLine.of(s) + " has mcount callers being ignored"));
     }
 }

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
+import org.mcountkit.core.OneLine;
 import org.mcountkit.core.pipeline.FileReport;
 
 /** Prints problems as {@code mcountkit: FILE: reason}, filtered by verbosity. */
@@ -18,14 +19,14 @@ final class Reporter {
     }
 
     void failed(Path file, String reason) {
-        err.println("mcountkit: " + file + ": " + reason);
+        err.println(OneLine.of("mcountkit: " + file + ": " + reason));
         err.flush();
     }
 
     void diagnostics(FileReport report) {
         for (Diagnostic d : report.diagnostics()) {
             if (shown(d.severity())) {
-                err.println("mcountkit: " + report.file() + ": " + describe(d));
+                err.println(OneLine.of("mcountkit: " + report.file() + ": " + describe(d)));
             }
         }
         err.flush();

@@ -183,6 +183,12 @@ class HostileInputTest {
                 e -> "section " + comment(e) + " .comment (offset " + e.section(".text").offset() + ", size "
                         + e.section(".comment").size() + ") overlaps section " + text(e) + " .text (offset "
                         + e.section(".text").offset() + ", size " + e.section(".text").size() + ")"));
+        cases.add(new Case(".comment, renamed with a newline, overlaps .text (fuzzing finding)",
+                e -> e.section(comment(e), SH_OFFSET, e.section(".text").offset())
+                        .putByte(e.section(".shstrtab").offset() + e.rawName(e.sectionHeaderAt(comment(e))), '\n'),
+                e -> "section " + comment(e) + " \\x0acomment (offset " + e.section(".text").offset() + ", size "
+                        + e.section(".comment").size() + ") overlaps section " + text(e) + " .text (offset "
+                        + e.section(".text").offset() + ", size " + e.section(".text").size() + ")"));
         // Links, infos and entry sizes.
         cases.add(new Case(".symtab sh_link to itself", e -> e.section(symtab(e), SH_LINK, symtab(e)),
                 e -> "section " + symtab(e) + " .symtab links to " + symtab(e) + ", which is not a string table"));

@@ -7,11 +7,12 @@ package org.mcountkit.core;
 public class InputException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The reason may quote names from the file: it is made one printable line ({@link OneLine}). */
     public InputException(String reason) {
-        super(reason);
+        super(OneLine.of(reason));
     }
 
     public InputException(String reason, Throwable cause) {
-        super(reason, cause);
+        super(OneLine.of(reason), cause);
     }
 }

@@ -2,6 +2,7 @@ package org.mcountkit.core.output;
 
 import java.io.PrintWriter;
 import org.mcountkit.api.CallSite;
+import org.mcountkit.core.OneLine;
 import org.mcountkit.core.pipeline.FileReport;
 
 /**
@@ -13,9 +14,12 @@ public final class TextReportWriter {
 
     public void write(FileReport report, PrintWriter out) {
         for (CallSite site : report.sites()) {
-            out.printf("%s: %s+0x%x %d %s %s %s%s%n", report.file(), site.section(), site.offset(), site.length(),
-                    site.function() == null ? "?" : site.function(), site.hook() == null ? "-" : site.hook(),
-                    site.source().label(), report.linked() ? String.format(" 0x%x", site.address()) : "");
+            // Names come from the file and may hold any byte: OneLine keeps each site on its line.
+            out.printf("%s: %s+0x%x %d %s %s %s%s%n", OneLine.of(report.file().toString()),
+                    OneLine.of(site.section()), site.offset(), site.length(),
+                    site.function() == null ? "?" : OneLine.of(site.function()),
+                    site.hook() == null ? "-" : site.hook(), site.source().label(),
+                    report.linked() ? String.format(" 0x%x", site.address()) : "");
         }
     }
 }
