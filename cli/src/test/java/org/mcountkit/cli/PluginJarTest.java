@@ -1,13 +1,9 @@
 package org.mcountkit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,8 +13,6 @@ import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.ArchBackend;
@@ -41,10 +35,6 @@ class PluginJarTest {
     @TempDir
     Path dir;
 
-    /** Captured output of one run. */
-    record Run(int exitCode, String out, String err) {
-    }
-
     @Test
     void aBackendJarInThePluginPathListsAndRecordsItsMachine() throws IOException {
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
@@ -52,9 +42,9 @@ class PluginJarTest {
         Path object = compileS390();
         List<Long> calls = braslToMcount(object);
 
-        Run without = run("list", object.toString());
-        Run list = run("list", "--plugin-path", plugins.toString(), object.toString());
-        Run record = run("record", "--plugin-path", plugins.toString(), object.toString());
+        CliRun without = CliRun.of("list", object.toString());
+        CliRun list = CliRun.of("list", "--plugin-path", plugins.toString(), object.toString());
+        CliRun record = CliRun.of("record", "--plugin-path", plugins.toString(), object.toString());
 
         assertEquals(1, without.exitCode());
         assertTrue(without.err().contains("unsupported machine"), without.err());
@@ -92,7 +82,7 @@ class PluginJarTest {
         buildPluginJar(plugins.resolve("b.jar"), "OtherS390Backend");
         Path object = compileS390();
 
-        Run list = run("list", "--plugin-path", plugins.toString(), object.toString());
+        CliRun list = CliRun.of("list", "--plugin-path", plugins.toString(), object.toString());
 
         assertEquals(1, list.exitCode());
         assertTrue(list.err().startsWith("mcountkit: " + object + ": machine 22 is claimed by more than one backend"),
@@ -103,7 +93,7 @@ class PluginJarTest {
 
     @Test
     void aPluginPathThatIsNotADirectoryIsAUsageError() {
-        Run list = run("list", "--plugin-path", dir.resolve("missing").toString(), "x.o");
+        CliRun list = CliRun.of("list", "--plugin-path", dir.resolve("missing").toString(), "x.o");
 
         assertEquals(2, list.exitCode());
         assertTrue(list.err().contains("--plugin-path " + dir.resolve("missing") + ": plugin path is not a directory"),
@@ -143,12 +133,7 @@ class PluginJarTest {
         Files.createDirectories(src.getParent());
         Files.writeString(src, Files.readString(PLUGIN_SOURCE).replace("class S390Backend", "class " + className));
         Path classes = Files.createDirectories(dir.resolve("classes-" + className));
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        assertNotNull(javac, "tests run on a JDK");
-        StringWriter messages = new StringWriter();
-        int status = javac.run(null, null, new PrintWriterStream(messages), "--release", "17", "-classpath",
-                apiClasses().toString(), "-d", classes.toString(), src.toString());
-        assertEquals(0, status, messages.toString());
+        Javac.compile(apiClasses().toString(), classes, src);
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
                 Stream<Path> files = Files.walk(classes)) {
             List<Path> classFiles = new ArrayList<>(files.filter(Files::isRegularFile).sorted().toList());
@@ -168,27 +153,6 @@ class PluginJarTest {
             return Path.of(ArchBackend.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
-    /** javac's diagnostics into a StringWriter. */
-    private static final class PrintWriterStream extends OutputStream {
-        private final StringWriter target;
-
-        PrintWriterStream(StringWriter target) {
-            this.target = target;
-        }
-
-        @Override
-        public void write(int b) {
-            target.write(b);
         }
     }
 }
