@@ -108,13 +108,20 @@ public final class Nds32Backend implements ArchBackend {
                 + " follows the sethi)");
     }
 
-    /** The ori of the sequence belongs to the site its sethi marks; anywhere else it takes the address. */
+    /**
+     * The ori after a {@code sethi $ta} is judged with it: the sethi's HI20_RELA says whether the
+     * pair is a call. Anywhere else the ori takes the hook's address.
+     */
     private static Recognition oriOfLongCall(HookReference ref, String name, long at) {
-        if (Nds32Instructions.isLongCall(ref.code(), (int) at - Nds32Instructions.LENGTH)) {
+        ByteBuffer code = ref.code();
+        int sethi = (int) at - Nds32Instructions.LENGTH;
+        if (Nds32Instructions.hasWord(code, sethi) && Nds32Instructions.hasWord(code, (int) at)
+                && Nds32Instructions.isSethiTa(Nds32Instructions.word(code, sethi))
+                && Nds32Instructions.isOriTaTa(Nds32Instructions.word(code, (int) at))) {
             return Recognition.partOfSite();
         }
-        return Recognition.rejected("not a call: " + name + " outside a sethi/ori/jral call (uses the hook's"
-                + " address)");
+        return Recognition.rejected("not a call: " + name + " not on the ori of a sethi $ta/ori $ta pair (uses"
+                + " the hook's address)");
     }
 
     /**
