@@ -104,7 +104,8 @@ final class Nds32Objects {
 
     /**
      * References to {@code _mcount} that are not the kernel's call, one per place in the returned
-     * list: a {@code sethi $r0} (loading the address into another register), a tail jump
+     * list: a {@code sethi $r0} (loading the address into another register), a lone
+     * {@code sethi $ta} (no ori/jral after it), a tail jump
      * {@code sethi/ori/jr $ta}, a 4-byte {@code jal} (ji-jr.d), a {@code j}, and a {@code .word}
      * in .data; plus one real call at offset 0 so the file has a site.
      */
@@ -113,6 +114,8 @@ final class Nds32Objects {
         int call = text.longCall();
         int sethiR0 = text.offset();
         text.word(Nds32Code.SETHI_R0).word(Nds32Code.NOP);
+        int sethiOnly = text.offset();
+        text.word(Nds32Code.SETHI_TA).word(Nds32Code.NOP);
         int tail = text.offset();
         text.word(Nds32Code.SETHI_TA).word(Nds32Code.ORI_TA).word(Nds32Code.JR_TA);
         int jal = text.offset();
@@ -123,12 +126,14 @@ final class Nds32Objects {
                 .function("f", ".text", 0, text.offset(), Symbol.STB_GLOBAL).undefined("_mcount", Symbol.STB_WEAK);
         call(b, ".text", call, false);
         b.rela(".text", sethiR0, R_NDS32_HI20_RELA, "_mcount", 0);
+        b.rela(".text", sethiOnly, R_NDS32_HI20_RELA, "_mcount", 0);
         call(b, ".text", tail, false);
         b.rela(".text", jal, R_NDS32_25_PCREL_RELA, "_mcount", 0);
         b.rela(".text", j, R_NDS32_25_PCREL_RELA, "_mcount", 0);
         b.rela(".data", 0, R_NDS32_32_RELA, "_mcount", 0);
         b.write(out);
-        return List.of(".text+0x" + Integer.toHexString(sethiR0), ".text+0x" + Integer.toHexString(tail),
+        return List.of(".text+0x" + Integer.toHexString(sethiR0), ".text+0x" + Integer.toHexString(sethiOnly),
+                ".text+0x" + Integer.toHexString(tail),
                 ".text+0x" + Integer.toHexString(jal), ".text+0x" + Integer.toHexString(j), ".data+0x0");
     }
 }
