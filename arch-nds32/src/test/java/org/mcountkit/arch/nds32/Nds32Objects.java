@@ -28,14 +28,14 @@ import org.mcountkit.api.Symbol;
  * <li>the 4-byte call: ji-jr.d's {@code jal} with R_NDS32_25_PCREL_RELA.</li>
  * </ul>
  */
-final class Nds32Objects {
+public final class Nds32Objects {
 
     /** Where the traced calls of {@link #pg} sit in .text, and where the untraced one sits in .mysec. */
-    record Layout(List<Integer> textSites, int untracedSite) {
+    public record Layout(List<Integer> textSites, int untracedSite) {
     }
 
     /** How {@link #pg} marks the sections for the linker. */
-    enum Relax {
+    public enum Relax {
         /** No R_NDS32_RELAX_ENTRY: nds32_elf_relax_section leaves the section alone. */
         NONE,
         /** RELAX_ENTRY plus the per-call hints: the section may shrink. */
@@ -53,7 +53,7 @@ final class Nds32Objects {
      * instructions (so the second call sits at a halfword boundary), and {@code u_func} in the
      * untraced section .mysec.
      */
-    static Layout pg(Path out, Endian endian, int hookBinding, Relax relax) {
+    public static Layout pg(Path out, Endian endian, int hookBinding, Relax relax) {
         Nds32Code text = new Nds32Code();
         int gStart = text.offset();
         text.word(Nds32Code.ADDI_SP_M8);
