@@ -93,10 +93,11 @@ public final class Nds32Backend implements ArchBackend {
         if (Nds32Instructions.isLongCall(code, offset)) {
             return Recognition.site(at, Nds32Encodings.SITE_LENGTH);
         }
-        int last = offset + 2 * Nds32Instructions.LENGTH;
-        if (Nds32Instructions.hasWord(code, last) && Nds32Instructions.isOriTaTa(
-                Nds32Instructions.word(code, offset + Nds32Instructions.LENGTH))) {
-            if (Nds32Instructions.word(code, last) == Nds32Instructions.JR_TA) {
+        int ori = offset + Nds32Instructions.LENGTH;
+        int last = ori + Nds32Instructions.LENGTH;
+        if (Nds32Instructions.hasWord(code, ori) && Nds32Instructions.isOriTaTa(Nds32Instructions.word(code, ori))
+                && last + Nds32Instructions.SHORT_LENGTH <= code.limit()) {
+            if (Nds32Instructions.hasWord(code, last) && Nds32Instructions.word(code, last) == Nds32Instructions.JR_TA) {
                 return Recognition.rejected("not a call: sethi/ori/jr is a jump to the hook (a tail call)");
             }
             if (Nds32Instructions.half(code, last) == Nds32Instructions.JRAL5_TA) {
