@@ -97,7 +97,8 @@ public final class Nds32Backend implements ArchBackend {
         int last = ori + Nds32Instructions.LENGTH;
         if (Nds32Instructions.hasWord(code, ori) && Nds32Instructions.isOriTaTa(Nds32Instructions.word(code, ori))
                 && last + Nds32Instructions.SHORT_LENGTH <= code.limit()) {
-            if (Nds32Instructions.hasWord(code, last) && Nds32Instructions.word(code, last) == Nds32Instructions.JR_TA) {
+            if (Nds32Instructions.hasWord(code, last)
+                    && Nds32Instructions.word(code, last) == Nds32Instructions.JR_TA) {
                 return Recognition.rejected("not a call: sethi/ori/jr is a jump to the hook (a tail call)");
             }
             if (Nds32Instructions.half(code, last) == Nds32Instructions.JRAL5_TA) {

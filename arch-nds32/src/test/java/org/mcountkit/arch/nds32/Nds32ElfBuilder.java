@@ -203,7 +203,9 @@ final class Nds32ElfBuilder {
                 .putShort((short) (phnum == 0 ? 0 : PHDR_SIZE)).putShort((short) phnum)
                 .putShort((short) SHDR_SIZE).putShort((short) sectionCount).putShort((short) shstrtab);
         for (long[] load : loads) {
-            int flags = 4 | ((load[3] & Section.SHF_EXECINSTR) != 0 ? 1 : 0) | ((load[3] & Section.SHF_WRITE) != 0 ? 2 : 0);
+            // p_flags: PF_R, plus PF_X for code and PF_W for data.
+            int flags = 4 | ((load[3] & Section.SHF_EXECINSTR) != 0 ? 1 : 0)
+                    | ((load[3] & Section.SHF_WRITE) != 0 ? 2 : 0);
             file.putInt(1).putInt((int) load[0]).putInt((int) load[1]).putInt((int) load[1]).putInt((int) load[2])
                     .putInt((int) load[2]).putInt(flags).putInt(4);
         }

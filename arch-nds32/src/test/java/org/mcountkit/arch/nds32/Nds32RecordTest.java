@@ -43,6 +43,10 @@ class Nds32RecordTest {
     private static final Pattern READELF_RELA = Pattern.compile(
             "^([0-9a-f]{8})\\s+([0-9a-f]{8})\\s+(R_\\S+)\\s+([0-9a-f]{8})\\s+(\\S+) \\+ ([0-9a-f]+)$");
 
+    /** The two calls of {@link Nds32Objects#pg}: at g_func+0x4 and, after a 16-bit instruction, s_func+0x6. */
+    private static final List<String> EXPECTED_SITES = List.of(".text+0x4 12 g_func+0x4 _mcount relocation",
+            ".text+0x1a 12 s_func+0x6 _mcount relocation");
+
     @TempDir
     Path dir;
 
@@ -57,7 +61,7 @@ class Nds32RecordTest {
         FileReport report = new Lister(backends).list(object);
 
         assertEquals(endian == Endian.BIG ? "nds32be" : "nds32le", report.machine());
-        assertEquals(List.of(".text+0x4 12 g_func+0x4 _mcount relocation", ".text+0x1a 12 s_func+0x6 _mcount relocation"),
+        assertEquals(EXPECTED_SITES,
                 report.sites().stream().map(Nds32RecordTest::describe).toList());
         assertEquals(layout.textSites().stream().map(o -> (long) o).toList(),
                 report.sites().stream().map(CallSite::offset).toList());
@@ -159,7 +163,7 @@ class Nds32RecordTest {
 
         assertFalse(again.changed());
         assertArrayEquals(once, Files.readAllBytes(object));
-        assertEquals(List.of(".text+0x4 12 g_func+0x4 _mcount relocation", ".text+0x1a 12 s_func+0x6 _mcount relocation"),
+        assertEquals(EXPECTED_SITES,
                 listed.sites().stream().map(Nds32RecordTest::describe).toList());
         assertTrue(listed.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION));
     }
