@@ -24,10 +24,11 @@ import org.mcountkit.api.SiteState;
 /**
  * nds32 (Andes), ELF32, RELA, little- (nds32le) and big-endian (nds32be) data; the port left
  * Linux in 5.18 and no toolchain for it is at hand, so every fact here comes from published
- * sources, cited where it is used. The kernel builds with {@code -mcmodel=large}, so gcc's
- * {@code -pg} call to {@code _mcount} (PROFILE_HOOK in gcc's {@code config/nds32/nds32.h}) is the
- * 12-byte {@code sethi $r15 / ori $r15,$r15 / jral $lp,$r15} (nds32.md *call_immediate: "bal"
- * under TARGET_CMODEL_LARGE, length 12), recorded at the sethi like recordmcount.pl does.
+ * sources, cited where it is used. The kernel builds with {@code -mcmodel=large}, and with
+ * {@code -malways-save-lp -mno-relax} when tracing ({@code arch/nds32/Makefile}, Linux 5.17), so
+ * gcc's {@code -pg} call to {@code _mcount} (PROFILE_HOOK in gcc's {@code config/nds32/nds32.h})
+ * is the 12-byte {@code sethi $r15 / ori $r15,$r15 / jral $lp,$r15} (nds32.md *call_immediate:
+ * "bal" under TARGET_CMODEL_LARGE, length 12), recorded at the sethi like recordmcount.pl does.
  */
 public final class Nds32Backend implements ArchBackend {
 
