@@ -60,6 +60,19 @@ class RecordAgreesWithCompilerTableTest {
             int __attribute__((weak)) weak_b(int x) { return ext(x + 2); }
             """;
 
+    /**
+     * For {@code -mcmodel=large}, whose 13-byte sites have no single NOP: everything traced, the
+     * hook's address still taken.
+     */
+    static final String LARGE_MODEL = """
+            extern int ext(int);
+            extern void HOOK(void);
+            static __attribute__((noinline)) int s_other(int x) { return ext(x) + 1; }
+            int g_func(int x) { return s_other(x) * 2; }
+            __attribute__((section(".init.text"))) int init_func(int x) { return ext(x + 5); }
+            void *hook_address(void) { return (void *)HOOK; }
+            """;
+
     private static final Set<String> UNTRACED = Set.of(".noinstr.text");
 
     @TempDir
@@ -75,6 +88,9 @@ class RecordAgreesWithCompilerTableTest {
                         "-ffunction-sections")),
                 Arguments.of(Toolchain.X86_64, KERNEL_LIKE, "__fentry__", List.of("-pg", "-mfentry", "-fPIE")),
                 Arguments.of(Toolchain.X86_64, KERNEL_LIKE, "mcount", List.of("-pg", "-fpic")),
+                Arguments.of(Toolchain.X86_64, LARGE_MODEL, "__fentry__", List.of("-pg", "-mfentry",
+                        "-mcmodel=large")),
+                Arguments.of(Toolchain.X86_64, LARGE_MODEL, "mcount", List.of("-pg", "-mcmodel=large")),
                 Arguments.of(Toolchain.I386, KERNEL_LIKE, "__fentry__", List.of("-pg", "-mfentry")),
                 Arguments.of(Toolchain.I386, KERNEL_LIKE, "mcount", List.of("-pg")),
                 Arguments.of(Toolchain.I386, KERNEL_LIKE, "mcount", List.of("-pg", "-ffunction-sections")),
@@ -98,14 +114,14 @@ class RecordAgreesWithCompilerTableTest {
         List<String> expectedTraced = new ArrayList<>();
         List<String> expectedUntraced = new ArrayList<>();
         for (TableOracle.Entry entry : TableOracle.entries(compilers, "__mcount_loc")) {
-            X86Disassembly.Instruction call = hookCallAt(gccCode, entry, hook);
-            (UNTRACED.contains(entry.section()) ? expectedUntraced : expectedTraced).add(describe(call));
+            String site = describeSiteAt(gccCode, entry, hook);
+            (UNTRACED.contains(entry.section()) ? expectedUntraced : expectedTraced).add(site);
         }
         expectedTraced.sort(null);
         assertTrue(expectedTraced.size() >= 2, "gcc's table: " + expectedTraced);
         X86Disassembly recordedCode = X86Disassembly.of(toolchain, object);
         List<String> recorded = TableOracle.entries(object, "__mcount_loc").stream()
-                .map(e -> describe(hookCallAt(recordedCode, e, hook))).sorted().toList();
+                .map(e -> describeSiteAt(recordedCode, e, hook)).sorted().toList();
         assertEquals(expectedTraced, recorded, "mcountkit's table, entry by entry");
         assertEquals(expectedTraced, report.sites().stream().map(RecordAgreesWithCompilerTableTest::describe)
                 .sorted().toList(), "the report's sites");
@@ -121,17 +137,16 @@ class RecordAgreesWithCompilerTableTest {
                 report.diagnostics().toString());
     }
 
-    /** The hook call objdump shows at a table entry, which must be there. */
-    private static X86Disassembly.Instruction hookCallAt(X86Disassembly code, TableOracle.Entry entry, String hook) {
-        X86Disassembly.Instruction call = code.at(entry.section(), entry.offset());
-        assertNotNull(call, "no instruction starts at " + entry);
-        assertTrue(call.callsHook(Set.of(hook)), "not a call to " + hook + " at " + entry + ": " + call);
-        return call;
-    }
-
-    /** A site as section, function+offset and length: what must agree between the tables. */
-    private static String describe(X86Disassembly.Instruction call) {
-        return call.section() + " " + call.function() + " " + call.length();
+    /**
+     * The hook call objdump shows at a table entry, which must be there, as section,
+     * function+offset and length: what must agree between the tables.
+     */
+    private static String describeSiteAt(X86Disassembly code, TableOracle.Entry entry, String hook) {
+        X86Disassembly.Instruction first = code.at(entry.section(), entry.offset());
+        assertNotNull(first, "no instruction starts at " + entry);
+        int length = code.hookSiteLength(entry.section(), entry.offset(), Set.of(hook));
+        assertTrue(length > 0, "not a call to " + hook + " at " + entry + ": " + first);
+        return entry.section() + " " + first.function() + " " + length;
     }
 
     private static String describe(CallSite site) {

@@ -36,13 +36,13 @@ record X86Disassembly(List<Instruction> instructions) {
             if (!text.matches("(addr16 |addr32 )?call.*")) {
                 return false;
             }
-            for (String hook : hooks) {
-                if (text.endsWith("<" + hook + ">") || relocs.stream().anyMatch(r -> r.matches("R_\\S+ " + hook
-                        + "(-0x4)?"))) {
-                    return true;
-                }
-            }
-            return false;
+            return hooks.stream().anyMatch(hook -> text.endsWith("<" + hook + ">")) || namesHook(hooks);
+        }
+
+        /** A relocation under the instruction names one of {@code hooks} (with a call's -4 addend or none). */
+        boolean namesHook(Set<String> hooks) {
+            return hooks.stream().anyMatch(hook -> relocs.stream().anyMatch(r -> r.matches("R_\\S+ " + hook
+                    + "(-0x4)?")));
         }
 
         /**
@@ -97,6 +97,28 @@ record X86Disassembly(List<Instruction> instructions) {
     /** The instructions that call one of {@code hooks}. */
     List<Instruction> hookCalls(Set<String> hooks) {
         return instructions.stream().filter(i -> i.callsHook(hooks)).toList();
+    }
+
+    /**
+     * Length of the hook call objdump shows at {@code section+offset}: a call instruction, or
+     * {@code -mcmodel=large}'s {@code movabs $hook,%r10} and the {@code call *%r10} after it;
+     * 0 when there is none.
+     */
+    int hookSiteLength(String section, long offset, Set<String> hooks) {
+        Instruction first = at(section, offset);
+        if (first == null) {
+            return 0;
+        }
+        if (first.callsHook(hooks)) {
+            return first.length();
+        }
+        if (first.text().startsWith("movabs $0x0,%r10") && first.namesHook(hooks)) {
+            Instruction call = at(section, offset + first.length());
+            if (call != null && call.text().equals("call   *%r10")) {
+                return first.length() + call.length();
+            }
+        }
+        return 0;
     }
 
     /** The instruction starting at {@code offset} of {@code section}, or null. */
