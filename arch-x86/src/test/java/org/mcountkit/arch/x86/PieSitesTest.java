@@ -28,8 +28,10 @@ import org.mcountkit.core.testkit.Toolchain;
  * 6-byte site. The C tool applies x86's fixed "relocation offset − 1" to every hook relocation,
  * so it records each such call one byte into the instruction, records the GOT load of the
  * hook's address as if it were a call, and cannot NOP an untraced one (its make_nop wants
- * {@code e8} and a zero field). The kernel itself is never built this way (its ftrace patches
- * 5-byte {@code e8} calls only); the site is for user-space patchers, which need its length.
+ * {@code e8} and a zero field). The kernel is never built this way: x86 ftrace_make_nop
+ * (arch/x86/kernel/ftrace.c) checks the MCOUNT_INSN_SIZE (5) bytes at each address against the
+ * {@code e8} call it expects and disables ftrace on a mismatch. The 6-byte site is for
+ * user-space patchers, which need its true length.
  */
 class PieSitesTest {
 
