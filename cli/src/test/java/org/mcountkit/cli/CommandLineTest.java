@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.Objdump;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
@@ -195,6 +196,10 @@ class CommandLineTest {
                 .filter(d -> d.get("severity").asText().equals("warning")).toList();
         assertEquals(1, warnings.size(), x86.toString());
         assertEquals(".text", warnings.get(0).get("section").asText());
+        List<Long> addressLoads = new Objdump(Toolchain.X86_64).relocations(object, ".text").stream()
+                .filter(r -> r.type().equals("R_X86_64_32") && r.symbol().equals("__fentry__"))
+                .map(Objdump.RelocationLine::offset).toList();
+        assertEquals(addressLoads, List.of(warnings.get(0).get("offset").asLong()), "the relocation's offset");
         assertEquals("reference to __fentry__ not recorded: not a call: R_X86_64_32 reference",
                 warnings.get(0).get("message").asText(), "the address taken: its reason in the JSON");
         assertTrue(elements(x86.get("diagnostics")).stream().anyMatch(d -> d.get("severity").asText().equals("note")
