@@ -31,7 +31,7 @@ final class Sources {
                 .globl ext
                 .type ext, @function
             ext:
-                addiw a0, a0, 1
+                addi a0, a0, 1
                 ret
                 .size ext, .-ext
             """;
