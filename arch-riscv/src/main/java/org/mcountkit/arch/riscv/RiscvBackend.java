@@ -120,13 +120,18 @@ public final class RiscvBackend implements ArchBackend {
             case R_RISCV_JAL -> relaxedJal(name, RiscvInstructions.word(code, offset), at);
             case R_RISCV_RVC_JUMP -> relaxedCJal(ref.target(), name, RiscvInstructions.parcel(code, offset), at);
             default -> auipcJalr(name, RiscvInstructions.word(code, offset),
-                    RiscvInstructions.word(code, offset + RiscvInstructions.LENGTH), at);
+                    RiscvInstructions.word(code, offset + RiscvInstructions.LENGTH), at, ref.linked());
         };
     }
 
-    private static Recognition auipcJalr(String name, int auipc, int jalr, long at) {
+    private static Recognition auipcJalr(String name, int auipc, int jalr, long at, boolean linked) {
         if (RiscvInstructions.isAuipc(auipc, RiscvInstructions.RA)
                 && RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, RiscvInstructions.RA)) {
+            return Recognition.site(at, PAIR);
+        }
+        // BFD ld links a call to an undefined weak hook as auipc ra, 0; jalr ra, 0(zero): still the 8-byte site
+        if (linked && RiscvInstructions.isAuipc(auipc, RiscvInstructions.RA)
+                && RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, 0)) {
             return Recognition.site(at, PAIR);
         }
         int scratch = RiscvInstructions.rd(auipc);
