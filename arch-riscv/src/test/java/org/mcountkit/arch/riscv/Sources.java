@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import org.mcountkit.core.testkit.Samples;
 
 /** C and assembly sources the riscv tests build. No libc: {@link #START} and {@link #MCOUNT} stand in. */
@@ -70,7 +71,8 @@ final class Sources {
     /** samples/src/kernel_like.c copied into {@code dir}: the kinds of functions recordmcount meets. */
     static Path kernelLike(Path dir) {
         try {
-            return Files.copy(Samples.samples().resolve("src/kernel_like.c"), dir.resolve("kernel_like.c"));
+            return Files.copy(Samples.samples().resolve("src/kernel_like.c"), dir.resolve("kernel_like.c"),
+                    StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
