@@ -55,7 +55,7 @@ public interface ArchBackend {
     /**
      * Weak-hook check: true when this machine's kernels want the hook reference weak (an
      * undefined weak hook keeps the linker from relaxing that one call), so a strong reference
-     * is worth reporting.
+     * is worth reporting. Reported only for objects whose code the link can still relax.
      */
     default boolean hookShouldBeWeak(ElfTarget target) {
         return false;

@@ -285,6 +285,11 @@ public final class RiscvBackend implements ArchBackend {
                     && reaches(target, RiscvInstructions.auipcJalrTarget(word, jalr, address), hookAddress)) {
                 return PAIR;
             }
+            // BFD ld's call to an undefined weak hook: jalr ra, lo12(zero) goes to an absolute address
+            if (RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, 0)
+                    && reaches(target, jalr >> 20, hookAddress)) {
+                return PAIR;
+            }
         }
         return 0;
     }

@@ -70,6 +70,35 @@ class RiscvLinkedCodeTest {
     }
 
     @Test
+    void aCallToAnUndefinedWeakHookIsACallWhenTheHookIsUnknownAndNothingElse() {
+        Path weak = Toolchain.RISCV64.compile(Samples.write(dir, "weak.c", Sources.WEAK_HOOK), dir.resolve("weak.o"),
+                "-pg");
+        Path start = Compiler.GCC.assemble(Samples.write(dir, "start.S", Sources.START.replace("call g2", "call f")),
+                dir.resolve("start.o"));
+        Path image = Compiler.GCC.link(dir.resolve("weak"), List.of(weak, start));
+        Disassembly code = Disassembly.of(image);
+        // BFD ld: auipc ra,0x0 then jalr ra,0(zero), which objdump prints as "jalr zero"
+        List<Disassembly.Instruction> calls = new ArrayList<>();
+        for (int i = 0; i + 1 < code.instructions().size(); i++) {
+            Disassembly.Instruction next = code.instructions().get(i + 1);
+            if (code.instructions().get(i).mnemonic().equals("auipc") && next.mnemonic().equals("jalr")
+                    && next.operands().startsWith("zero")) {
+                calls.add(code.instructions().get(i));
+            }
+        }
+        JelfElfFile elf = new JelfElfFile(image);
+        Section text = elf.sections().stream().filter(s -> s.name().equals(".text")).findFirst().orElseThrow();
+        ByteBuffer bytes = elf.bytes(text);
+
+        assertEquals(2, calls.size(), code.instructions().toString());
+        for (Disassembly.Instruction call : calls) {
+            int at = (int) (call.offset() - text.address());
+            assertEquals(SiteState.CALL, backend.classify(elf.target(), bytes, at, text.address(), -1));
+            assertEquals(SiteState.OTHER, backend.classify(elf.target(), bytes, at, text.address(), text.address()));
+        }
+    }
+
+    @Test
     void nopsOfBothSizesAreTheDisabledSiteAndMeasureTheirPad() {
         Path source = Samples.write(dir, "nops.s", """
                     .option rvc
