@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,10 +32,6 @@ class RiscvCommandLineTest {
 
     Path object;
 
-    /** Captured output of one run. */
-    record Run(int exitCode, String out, String err) {
-    }
-
     @BeforeEach
     void compile() throws IOException {
         Path source = Files.copy(Samples.samples().resolve("src/kernel_like.c"), dir.resolve("kernel_like.c"));
@@ -55,7 +49,7 @@ class RiscvCommandLineTest {
             }
         }
 
-        Run run = run("list", "--json", object.toString());
+        CliRun run = CliRun.of("list", "--json", object.toString());
 
         assertEquals(0, run.exitCode(), run.err());
         JsonNode file = new ObjectMapper().readTree(run.out()).get(0);
@@ -83,22 +77,15 @@ class RiscvCommandLineTest {
     void recordStrictFailsOnTheRelaxableObjectAndLeavesItUnchanged() throws IOException {
         byte[] before = Files.readAllBytes(object);
 
-        Run strict = run("record", "--strict", object.toString());
+        CliRun strict = CliRun.of("record", "--strict", object.toString());
 
         assertEquals(1, strict.exitCode(), strict.err());
         assertTrue(strict.err().contains("--no-relax"), strict.err());
         assertArrayEquals(before, Files.readAllBytes(object));
 
-        Run lenient = run("record", object.toString());
+        CliRun lenient = CliRun.of("record", object.toString());
 
         assertEquals(0, lenient.exitCode(), lenient.err());
         assertFalse(Arrays.equals(before, Files.readAllBytes(object)), "record without --strict writes");
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(code, out.toString(), err.toString());
     }
 }
