@@ -67,14 +67,18 @@ public final class RiscvBackend implements ArchBackend {
      */
     private static final Set<String> HOOKS = Set.of("_mcount", "mcount");
 
-    private static final int PAIR = 2 * RiscvInstructions.LENGTH;
+    /** {@code auipc} + {@code jalr}: the call as compilers emit it. */
+    private static final int PAIR = RiscvEncodings.SITE_LENGTH;
 
     @Override
     public String name() {
         return "riscv";
     }
 
-    /** Little-endian only: Linux runs riscv little-endian and Debian's binutils 2.40 has no big-endian target. */
+    /**
+     * Little-endian only: the Linux port is little-endian, and big-endian objects (BFD's
+     * elf64-bigriscv) are untested here.
+     */
     @Override
     public boolean supports(ElfTarget target) {
         return target.machine() == EM_RISCV && target.endian() == Endian.LITTLE;

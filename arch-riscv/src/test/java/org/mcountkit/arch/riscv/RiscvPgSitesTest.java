@@ -163,6 +163,38 @@ class RiscvPgSitesTest {
                 .count(), report.diagnostics().toString());
     }
 
+    @Test
+    void aJalToTheHookIsASiteOnlyInALinkedImageAndAJIsNeverOne() {
+        // hand-made: gas writes R_RISCV_JAL for both; a compiler never emits them for -pg
+        Path source = Samples.write(dir, "jal.s", """
+                    .option norvc
+                    .text
+                    .globl _start
+                    .type _start, @function
+                _start:
+                    jal ra, _mcount
+                    j _mcount
+                    .size _start, .-_start
+                """ + Sources.MCOUNT);
+        Path object = dir.resolve("jal.o");
+        Toolchain.RISCV64.run("as", source.toString(), "-o", object.toString());
+        Path image = Compiler.GCC.link(dir.resolve("jal"), List.of(object), "-q");
+        long jal = Disassembly.of(image).jalsTo("_mcount").get(0).offset();
+
+        FileReport inObject = lister.list(object);
+        FileReport linked = lister.list(image);
+
+        assertEquals(List.of(), inObject.sites());
+        for (long offset : new long[] {0, 4}) {
+            assertTrue(hasWarning(inObject, ".text", offset, "not a call site: R_RISCV_JAL in an object"),
+                    inObject.diagnostics().toString());
+        }
+        assertEquals(List.of(jal), linked.sites().stream().map(CallSite::address).toList());
+        assertEquals(4, linked.sites().get(0).length());
+        assertTrue(hasWarning(linked, ".text", 4, "not a call: R_RISCV_JAL on a j, a jump to the hook (a tail call)"),
+                linked.diagnostics().toString());
+    }
+
     private Path compilePg(Compiler compiler, String[] extra) {
         List<String> flags = new ArrayList<>(List.of("-pg", "-DHOOK_SYMBOL=_mcount"));
         flags.addAll(List.of(extra));
