@@ -119,8 +119,8 @@ public final class SiteScanner {
         if (!exposed.isEmpty()) {
             diagnostics.add(Diagnostic.of(Severity.WARNING, relaxationWarning(exposed)));
         }
-        // Weak or not matters only where the link can still relax: silent for -mno-relax objects.
-        if (backend.hookShouldBeWeak(target) && !exposed.isEmpty()) {
+        if (backend.hookShouldBeWeak(target) && !traced.isEmpty()
+                && (!exposed.isEmpty() || !backend.weakHookNoteNeedsRelaxation(target))) {
             diagnostics.add(Diagnostic.of(Severity.NOTE, weakHookNote(file, hooks)));
         }
         return new SiteScan(traced, untraced, diagnostics);
