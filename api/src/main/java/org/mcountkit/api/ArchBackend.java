@@ -55,7 +55,8 @@ public interface ArchBackend {
     /**
      * Weak-hook check: true when this machine's kernels want the hook reference weak (an
      * undefined weak hook keeps the linker from relaxing that one call), so a strong reference
-     * is worth reporting.
+     * is worth reporting. The note is given for objects the link can still relax (see
+     * {@link #allowsRelaxation}); elsewhere nothing moves and weak or not makes no difference.
      */
     default boolean hookShouldBeWeak(ElfTarget target) {
         return false;

@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
-import org.mcountkit.core.OneLine;
+import org.mcountkit.core.output.OneLine;
 import org.mcountkit.core.pipeline.FileReport;
 
 /** Prints problems as {@code mcountkit: FILE: reason}, filtered by verbosity. */

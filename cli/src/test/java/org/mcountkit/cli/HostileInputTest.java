@@ -20,8 +20,6 @@ import static org.mcountkit.cli.ElfEdit.Field.ST_NAME;
 import static org.mcountkit.cli.ElfEdit.Field.ST_SHNDX;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -283,7 +281,7 @@ class HostileInputTest {
         ElfEdit edit = new ElfEdit(build.path(), build.bytes()).cut(cut);
         Path file = Files.write(dir.resolve(build.name() + "-cut.o"), edit.bytes());
         for (String command : List.of("record", "list")) {
-            Run run = assertOneLine(file, command);
+            CliRun run = assertOneLine(file, command);
             assertTrue(TRUNCATION.matcher(run.err()).find(), command + ": " + run.err());
         }
     }
@@ -366,19 +364,15 @@ class HostileInputTest {
         throw new AssertionError("nothing is named by the last string of " + table.name());
     }
 
-    /** Captured output of one in-process run. */
-    record Run(int exitCode, String out, String err) {
-    }
-
     private void assertRejected(Path file, String command, String reason) throws IOException {
-        Run run = assertOneLine(file, command);
+        CliRun run = assertOneLine(file, command);
         assertEquals("mcountkit: " + file + ": " + reason + "\n", run.err(), command);
     }
 
     /** Exit 1, one stderr line naming the file, SHA-256 unchanged, no temporary file left. */
-    private Run assertOneLine(Path file, String command) throws IOException {
+    private CliRun assertOneLine(Path file, String command) throws IOException {
         String before = sha256(file);
-        Run run = runCaptured(command, file);
+        CliRun run = CliRun.of(command, file.toString());
         assertEquals(1, run.exitCode(), command + ": " + run.err());
         assertTrue(Pattern.matches("\\Qmcountkit: " + file + ": \\E[^\\n]+\\n", run.err()),
                 command + " prints one line: " + run.err());
@@ -390,7 +384,7 @@ class HostileInputTest {
     /** For damage only a rewrite trips over: list may succeed, but prints nothing but mcountkit lines. */
     private void assertNoStackTrace(Path file, String command) throws IOException {
         String before = sha256(file);
-        Run run = runCaptured(command, file);
+        CliRun run = CliRun.of(command, file.toString());
         for (String line : run.err().lines().toList()) {
             assertTrue(line.startsWith("mcountkit: " + file + ": "), command + ": " + run.err());
         }
@@ -402,13 +396,6 @@ class HostileInputTest {
             assertEquals(List.of(), siblings.filter(p -> p.getFileName().toString().endsWith(".mcountkit-tmp"))
                     .toList(), "no temporary file is left behind");
         }
-    }
-
-    private static Run runCaptured(String command, Path file) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), command, file.toString());
-        return new Run(code, out.toString(), err.toString());
     }
 
     private static String sha256(Path file) throws IOException {

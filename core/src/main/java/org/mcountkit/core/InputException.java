@@ -1,5 +1,7 @@
 package org.mcountkit.core;
 
+import org.mcountkit.core.output.OneLine;
+
 /**
  * A problem with one input file that stops its processing: the message is the reason, printed
  * as {@code mcountkit: FILE: reason}. The file is never changed when this is thrown.

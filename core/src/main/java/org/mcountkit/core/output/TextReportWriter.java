@@ -2,7 +2,6 @@ package org.mcountkit.core.output;
 
 import java.io.PrintWriter;
 import org.mcountkit.api.CallSite;
-import org.mcountkit.core.OneLine;
 import org.mcountkit.core.pipeline.FileReport;
 
 /**

@@ -1,4 +1,4 @@
-package org.mcountkit.core;
+package org.mcountkit.core.output;
 
 /**
  * Makes text from a file safe to print on one line: names in an ELF file are arbitrary bytes
