@@ -1,6 +1,9 @@
 package org.mcountkit.arch.x86;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.mcountkit.api.ArchBackend;
@@ -11,6 +14,7 @@ import org.mcountkit.api.HookReference;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
+import org.mcountkit.api.SiteState;
 
 /**
  * x86_64 (and x32) and i386. Facts from the x86-64 and i386 psABIs (relocation numbers as in
@@ -148,6 +152,57 @@ public final class X86Backend implements ArchBackend {
     @Override
     public int nopLength(ElfTarget target, ByteBuffer code, int offset) {
         return X86Nops.length(code, offset, target.machine() == EM_386);
+    }
+
+    /**
+     * The {@code call rel32} instructions to {@code hookAddress}. The code is scanned byte by
+     * byte, not decoded instruction by instruction (x86 has no fixed length): an {@code e8} inside
+     * another instruction would need its next four bytes to land exactly on the hook, and a linked
+     * -pg/-mfentry image calls the hook with nothing but this form (the linker turns
+     * {@code R_X86_64_PLT32} to a defined hook into a direct rel32).
+     */
+    @Override
+    public List<Recognition.Site> decodeCalls(ElfTarget target, ByteBuffer code, long codeAddress, long hookAddress) {
+        List<Recognition.Site> sites = new ArrayList<>();
+        for (int at = 0; at + CALL_REL32_LENGTH <= code.limit(); at++) {
+            if ((code.get(at) & 0xff) == CALL_REL32 && callTarget(target, code, at, codeAddress) == hookAddress) {
+                sites.add(new Recognition.Site(at, CALL_REL32_LENGTH));
+                at += CALL_REL32_LENGTH - 1;
+            }
+        }
+        return sites;
+    }
+
+    /**
+     * A {@code call rel32} to the hook (any {@code e8} when the hook's address is unknown) is a
+     * call; the kernel's 5-byte NOP ({@code x86_nops[5]} of arch/x86/kernel/alternative.c) and
+     * this backend's own {@link PatchEncodings#nop nop(5)} are the disabled site.
+     */
+    @Override
+    public SiteState classify(ElfTarget target, ByteBuffer code, int offset, long codeAddress, long hookAddress) {
+        if (offset < 0 || offset + CALL_REL32_LENGTH > code.limit()) {
+            return SiteState.OTHER;
+        }
+        byte[] site = new byte[CALL_REL32_LENGTH];
+        code.get(offset, site);
+        if (Arrays.equals(site, X86Encodings.X86_64.nop(CALL_REL32_LENGTH))
+                || Arrays.equals(site, encodings(target).nop(CALL_REL32_LENGTH))) {
+            return SiteState.NOP;
+        }
+        if ((site[0] & 0xff) == CALL_REL32
+                && (hookAddress < 0 || callTarget(target, code, offset, codeAddress) == hookAddress)) {
+            return SiteState.CALL;
+        }
+        return SiteState.OTHER;
+    }
+
+    /** Where the {@code call rel32} at {@code at} goes: the rel32 is relative to the next instruction. */
+    private static long callTarget(ElfTarget target, ByteBuffer code, int at, long codeAddress) {
+        int rel = (code.get(at + 1) & 0xff) | (code.get(at + 2) & 0xff) << 8 | (code.get(at + 3) & 0xff) << 16
+                | (code.get(at + 4) & 0xff) << 24;
+        long next = codeAddress + at + CALL_REL32_LENGTH;
+        long destination = next + rel;
+        return target.is64() ? destination : destination & 0xffffffffL;
     }
 
     @Override
