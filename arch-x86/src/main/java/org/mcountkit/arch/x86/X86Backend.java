@@ -149,6 +149,12 @@ public final class X86Backend implements ArchBackend {
         return target.is64() ? R_X86_64_64 : R_X86_64_32;
     }
 
+    /** The i386 psABI uses REL relocations; x86_64 and x32 use RELA. */
+    @Override
+    public boolean usesRela(ElfTarget target) {
+        return target.machine() != EM_386;
+    }
+
     @Override
     public int nopLength(ElfTarget target, ByteBuffer code, int offset) {
         return X86Nops.length(code, offset, target.machine() == EM_386);

@@ -1,0 +1,273 @@
+package org.mcountkit.core.postlink;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.EncodingException;
+import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Severity;
+import org.mcountkit.api.SiteSource;
+import org.mcountkit.api.SiteState;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.RelocationWriter;
+import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.ElfFiles;
+import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.pipeline.TableSites;
+
+/**
+ * Rewrites every recorded site of a file to the backend's NOP or to its call, as ftrace does at
+ * run time, checking the old bytes first the way {@code ftrace_modify_code} does: a site must
+ * hold the call to the hook, a NOP, or (for {@code --call}) the call to the target already;
+ * anything else refuses the whole file, which is then left byte for byte as it was. Sites come
+ * from the file's tables, or, unless {@code tableOnly}, from everything {@code list} finds.
+ * In a relocatable object a NOPed call's relocations are retyped to the machine's NONE type (the
+ * linker would otherwise write the call's displacement into the NOP); calls cannot be put back
+ * in objects, as their displacement is the linker's to fill in.
+ */
+public final class Patcher {
+
+    /** What to write at each site. */
+    public enum Mode {
+        /** The backend's NOP of the site's length. */
+        NOP,
+        /** The backend's call to the hook, or to {@code target}. */
+        CALL
+    }
+
+    /**
+     * {@code mode}: NOP or CALL; {@code tableOnly}: only sites named by the file's tables;
+     * {@code target}: the symbol {@code CALL} calls instead of the hook (null for the hook); with
+     * {@code NOP}, calls to it are accepted as old bytes too.
+     */
+    public record Options(Mode mode, boolean tableOnly, String target) {
+    }
+
+    private final Backends backends;
+
+    public Patcher(Backends backends) {
+        this.backends = backends;
+    }
+
+    /**
+     * Patches one file.
+     *
+     * @throws InputException when the file cannot be read or written, or the call target is unknown
+     */
+    public PatchResult patch(Path path, Options options) {
+        ElfFile file = ElfFiles.open(path);
+        ArchBackend backend = backends.require(file.target());
+        boolean relocatable = file.type() == ElfFile.ET_REL;
+        if (relocatable && options.mode() == Mode.CALL) {
+            throw new InputException("--call rewrites linked images only: in an object the linker fills in the call");
+        }
+        List<CallSite> sites = options.tableOnly() ? new TableSites(backend).read(file).sites()
+                : new Lister(backends).list(path).sites();
+        return new Run(file, backend, options).apply(sites);
+    }
+
+    /** The state of patching one file. */
+    private static final class Run {
+        private final ElfFile file;
+        private final ArchBackend backend;
+        private final Options options;
+        private final ElfTarget target;
+        private final PatchEncodings encodings;
+        private final boolean relocatable;
+        private final long hook;
+        private final long callTarget;
+        private final byte[] image;
+        private final List<Diagnostic> diagnostics = new ArrayList<>();
+        private final List<PatchResult.Refusal> refused = new ArrayList<>();
+        private int patched;
+        private int unchanged;
+        private int skipped;
+
+        Run(ElfFile file, ArchBackend backend, Options options) {
+            this.file = file;
+            this.backend = backend;
+            this.options = options;
+            this.target = file.target();
+            this.encodings = backend.encodings(target);
+            this.relocatable = file.type() == ElfFile.ET_REL;
+            this.hook = relocatable ? -1 : hookAddress();
+            this.callTarget = options.mode() == Mode.CALL || options.target() != null ? callTarget() : -1;
+            ByteBuffer all = file.contents();
+            this.image = new byte[all.limit()];
+            all.get(0, image);
+        }
+
+        PatchResult apply(List<CallSite> sites) {
+            for (CallSite site : sites) {
+                site(site);
+            }
+            String machine = backend.machineName(target);
+            if (!refused.isEmpty()) {
+                diagnostics.add(Diagnostic.of(Severity.ERROR, refused.size() + " site" + (refused.size() == 1 ? "" : "s")
+                        + " hold neither the expected call nor a NOP: file left unchanged"));
+                return new PatchResult(file.path(), machine, 0, unchanged, skipped, refused, diagnostics, false);
+            }
+            if (patched > 0) {
+                try {
+                    AtomicFile.replace(file.path(), channel -> {
+                        ByteBuffer b = ByteBuffer.wrap(image);
+                        while (b.hasRemaining()) {
+                            channel.write(b);
+                        }
+                    });
+                } catch (IOException e) {
+                    throw new InputException("cannot write: " + e.getMessage(), e);
+                }
+            }
+            return new PatchResult(file.path(), machine, patched, unchanged, skipped, refused, diagnostics,
+                    patched > 0);
+        }
+
+        private void site(CallSite site) {
+            Section code = file.section(site.sectionIndex());
+            ByteBuffer bytes = file.bytes(code);
+            int offset = (int) site.offset();
+            long codeAddress = code.address();
+            if (site.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES) {
+                patchableEntry(site, bytes, offset);
+                return;
+            }
+            int length = encodings.siteLength();
+            if (site.length() != length) {
+                skipped++;
+                diagnostics.add(Diagnostic.at(Severity.NOTE, site.section(), site.offset(), "a " + site.length()
+                        + "-byte site (not the " + length + "-byte call this backend patches): skipped"));
+                return;
+            }
+            byte[] wanted;
+            try {
+                wanted = options.mode() == Mode.NOP ? encodings.nop(length) : encodings.call(site.address(), callTarget);
+            } catch (EncodingException e) {
+                throw new InputException(site.section() + "+0x" + Long.toHexString(site.offset()) + ": "
+                        + e.getMessage());
+            }
+            byte[] old = new byte[length];
+            bytes.get(offset, old);
+            if (Arrays.equals(old, wanted)) {
+                unchanged++;
+                return;
+            }
+            SiteState state = backend.classify(target, bytes, offset, codeAddress, hook);
+            boolean callsTarget = callTarget >= 0
+                    && backend.classify(target, bytes, offset, codeAddress, callTarget) == SiteState.CALL;
+            if (state == SiteState.OTHER && !callsTarget) {
+                refused.add(new PatchResult.Refusal(site.section(), site.offset(), site.address(), site.function(),
+                        HexFormat.ofDelimiter(" ").formatHex(old), expected(site.address())));
+                return;
+            }
+            if (options.mode() == Mode.NOP && state == SiteState.NOP) {
+                unchanged++;
+                return;
+            }
+            System.arraycopy(wanted, 0, image, (int) (code.offset() + offset), length);
+            if (relocatable) {
+                retireRelocations(code, site.offset(), length);
+            }
+            patched++;
+        }
+
+        /** A patchable entry is a NOP pad; its call form (arm64's mov x9, x30 + bl) is the kernel's to write. */
+        private void patchableEntry(CallSite site, ByteBuffer bytes, int offset) {
+            if (options.mode() == Mode.NOP && site.length() > 0) {
+                unchanged++;
+                return;
+            }
+            skipped++;
+            diagnostics.add(Diagnostic.at(Severity.NOTE, site.section(), site.offset(), site.length() == 0
+                    ? "patchable entry without a NOP pad: skipped"
+                    : "patchable entry left as NOPs: its call sequence is the tracer's to write"));
+        }
+
+        /** Retypes to NONE every relocation that patches bytes inside the NOPed call. */
+        private void retireRelocations(Section code, long offset, int length) {
+            int none = backend.noneRelocationType(target);
+            int symtab = file.symbolTable().map(Section::index).orElse(-1);
+            for (Section rs : file.sections()) {
+                if (!rs.isRelocationSection() || rs.info() != code.index() || rs.link() != symtab) {
+                    continue;
+                }
+                RelocationWriter writer = new RelocationWriter(target.is64(), rs.type() == Section.SHT_RELA,
+                        target.endian().order());
+                List<Relocation> list = file.relocations(rs);
+                for (int i = 0; i < list.size(); i++) {
+                    Relocation r = list.get(i);
+                    if (r.offset() >= offset && r.offset() < offset + length) {
+                        ByteBuffer view = ByteBuffer.wrap(image, (int) rs.offset(), (int) rs.size()).slice()
+                                .order(target.endian().order());
+                        writer.putInfo(view, i, r.symbolIndex(), none);
+                    }
+                }
+            }
+        }
+
+        private String expected(long address) {
+            StringBuilder text = new StringBuilder();
+            if (hook >= 0) {
+                text.append("call ").append(hex(safeCall(address, hook))).append(" or ");
+            } else {
+                text.append("a call or ");
+            }
+            if (callTarget >= 0 && callTarget != hook) {
+                text.append("call ").append(hex(safeCall(address, callTarget))).append(" or ");
+            }
+            return text.append("nop ").append(hex(encodings.nop(encodings.siteLength()))).toString();
+        }
+
+        private byte[] safeCall(long from, long to) {
+            try {
+                return encodings.call(from, to);
+            } catch (EncodingException e) {
+                return new byte[0];
+            }
+        }
+
+        private static String hex(byte[] bytes) {
+            return "(" + HexFormat.ofDelimiter(" ").formatHex(bytes) + ")";
+        }
+
+        /** The defined hook's address in a linked image, or -1 when it is undefined (called through the PLT). */
+        private long hookAddress() {
+            for (Symbol s : file.symbols()) {
+                if (backend.hookNames(target).contains(s.name()) && s.isInSection()) {
+                    return s.value();
+                }
+            }
+            return -1;
+        }
+
+        private long callTarget() {
+            if (options.target() == null) {
+                if (hook < 0) {
+                    throw new InputException("no hook (" + String.join(", ", backend.hookNames(target).stream()
+                            .sorted().toList()) + ") is defined in this image (called through the PLT?):"
+                            + " name the function to call with --target");
+                }
+                return hook;
+            }
+            for (Symbol s : file.symbols()) {
+                if (s.name().equals(options.target()) && s.isInSection()) {
+                    return s.value();
+                }
+            }
+            throw new InputException("--target " + options.target() + ": no such symbol defined in this image");
+        }
+    }
+}
