@@ -1,0 +1,113 @@
+package org.mcountkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.mcountkit.api.Section;
+import org.mcountkit.core.testkit.Command;
+import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.Objdump;
+import org.mcountkit.core.testkit.TableOracle;
+
+/**
+ * {@code table} on linked x86_64 and aarch64 programs (gcc -pg, linked with glibc and an assembly
+ * hook, no relocations kept: the sites are decoded from the code): the object and the assembly
+ * (assembled by the cross {@code as}) hold the same {@code __mcount_loc} bytes and relocations
+ * as readelf/objdump read them, and the program linked again with the table carries exactly the
+ * addresses of the hook calls objdump shows, and verifies clean.
+ */
+class TableCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void objectAndAssemblyAgreeAndLinkBackToTheCallAddresses(Machine m) throws IOException {
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+        Path hook = m.hookObject(dir);
+        Path first = m.link(dir, "first", prog, hook);
+        List<Long> calls = m.callsTo(first, m.hook);
+
+        Cli.Run object = Cli.run("table", "--format", "object", "--sort", "-o", dir.resolve("table.o").toString(),
+                first.toString());
+        Cli.Run asm = Cli.run("table", "--format", "asm", "--sort", "-o", dir.resolve("table.S").toString(),
+                first.toString());
+        Command.check(dir, m.toolchain.tool("as"), "table.S", "-o", "table-as.o");
+        Path again = m.link(dir, "again", prog, hook, dir.resolve("table.o"));
+
+        assertEquals(0, object.exitCode(), object.err());
+        assertEquals(0, asm.exitCode(), asm.err());
+        assertEquals(4, calls.size(), calls.toString());
+        assertArrayEquals(tableBytes(dir.resolve("table-as.o")), tableBytes(dir.resolve("table.o")));
+        Objdump objdump = new Objdump(m.toolchain);
+        List<Objdump.RelocationLine> relocations = objdump.relocations(dir.resolve("table.o"), "__mcount_loc");
+        assertEquals(objdump.relocations(dir.resolve("table-as.o"), "__mcount_loc"), relocations);
+        // main, twice and add are GLOBAL: named with their offset; the static helper is an address.
+        assertEquals(3, relocations.size(), relocations.toString());
+        assertTrue(relocations.stream().allMatch(r -> r.type().equals(m.tableRelocation)), relocations.toString());
+        assertEquals(List.of("add", "main", "twice"), relocations.stream().map(Objdump.RelocationLine::symbol).sorted()
+                .toList());
+        assertEquals(calls, TableOracle.addresses(again, "__mcount_loc"));
+        assertEquals(calls, m.callsTo(again, m.hook));
+        Cli.Run verify = Cli.run("verify", again.toString());
+        assertEquals(0, verify.exitCode(), verify.out() + verify.err());
+        assertEquals(again + ": 4 entries checked, 0 zero, 0 bad\n", verify.out());
+        if (m.runsHere) {
+            assertEquals("sum 41\n", Command.check(dir, again.toString()).stdout());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void jsonHasTheListSchemaWithAnAddressPerSiteInAddressOrder(Machine m) throws IOException {
+        Path first = m.link(dir, "first", m.compile(dir, "prog", Machine.PROGRAM), m.hookObject(dir));
+
+        Cli.Run json = Cli.run("table", "--format", "json", "--sort", first.toString());
+
+        assertEquals(0, json.exitCode(), json.err());
+        JsonNode file = new ObjectMapper().readTree(json.out()).get(0);
+        List<Long> addresses = new ArrayList<>();
+        for (JsonNode site : file.get("sites")) {
+            addresses.add(site.get("address").asLong());
+            assertEquals(m.hook, site.get("hook").asText());
+            assertEquals("decoded", site.get("source").asText());
+        }
+        assertEquals(m.callsTo(first, m.hook), addresses);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void inputsOfTwoMachinesAreRefusedAndNothingIsWritten(Machine m) {
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+        Machine other = m == Machine.X86_64 ? Machine.AARCH64 : Machine.X86_64;
+        Path foreign = other.compile(dir, "foreign", Machine.PROGRAM);
+
+        Cli.Run run = Cli.run("table", "-o", dir.resolve("t.o").toString(), prog.toString(), foreign.toString());
+
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().startsWith("mcountkit: " + foreign + ": machine "), run.err());
+        assertTrue(!Files.exists(dir.resolve("t.o")));
+    }
+
+    private static byte[] tableBytes(Path object) {
+        JelfElfFile elf = new JelfElfFile(object);
+        Section table = elf.sections().stream().filter(s -> s.name().equals("__mcount_loc")).findFirst().orElseThrow();
+        ByteBuffer bytes = elf.bytes(table);
+        byte[] out = new byte[bytes.limit()];
+        bytes.get(0, out);
+        return out;
+    }
+}
