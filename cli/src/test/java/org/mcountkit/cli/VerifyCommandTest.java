@@ -1,0 +1,116 @@
+package org.mcountkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.mcountkit.core.testkit.Readelf;
+import org.mcountkit.core.testkit.TableOracle;
+
+/**
+ * {@code verify} on x86_64 and aarch64 programs whose objects were recorded one by one and then
+ * linked: clean as linked; a copy with one table word moved one byte and another site's bytes
+ * overwritten reports exactly those two entries with their addresses; a weak function replaced
+ * by a strong one leaves an entry that points into no function, which is reported.
+ */
+class VerifyCommandTest {
+
+    static final String WEAK = """
+            __attribute__((weak, noinline)) int pick(int x) { return x + 100; }
+            int main(void) { return pick(1) == 3 ? 0 : 1; }
+            """;
+
+    static final String STRONG = """
+            __attribute__((noinline)) int pick(int x) { return x * 3; }
+            """;
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void cleanAsLinkedAndExactlyTheCorruptedEntriesReported(Machine m) throws IOException {
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+        assertEquals(0, Cli.run("record", prog.toString()).exitCode());
+        Path image = m.link(dir, "image", prog, m.hookObject(dir));
+        List<Long> table = TableOracle.addresses(image, "__mcount_loc");
+        assertEquals(m.callsTo(image, m.hook), table.stream().sorted().toList());
+
+        Cli.Run clean = Cli.run("verify", image.toString());
+
+        assertEquals(0, clean.exitCode(), clean.out() + clean.err());
+        assertEquals(image + ": 4 entries checked, 0 zero, 0 bad\n", clean.out());
+
+        Path bad = dir.resolve("bad");
+        Files.copy(image, bad);
+        Images.putWord(bad, "__mcount_loc", 8L, table.get(1) + 1);
+        Images.overwrite(bad, table.get(2), m.notASite);
+
+        Cli.Run run = Cli.run("verify", bad.toString());
+        Cli.Run json = Cli.run("verify", "--json", bad.toString());
+
+        assertEquals(1, run.exitCode());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(3, lines.size(), run.out());
+        assertTrue(lines.get(0).startsWith(String.format("%s: __mcount_loc+0x8 0x%x ", bad, table.get(1) + 1)),
+                lines.get(0));
+        assertTrue(lines.get(0).contains("neither a call to the hook nor a NOP"), lines.get(0));
+        assertTrue(lines.get(1).startsWith(String.format("%s: __mcount_loc+0x10 0x%x ", bad, table.get(2))),
+                lines.get(1));
+        assertTrue(lines.get(1).contains("found " + Images.hex(m.notASite)), lines.get(1));
+        assertEquals(bad + ": 4 entries checked, 0 zero, 2 bad", lines.get(2));
+        assertEquals(1, json.exitCode());
+        JsonNode result = new ObjectMapper().readTree(json.out()).get(0);
+        assertEquals(false, result.get("clean").asBoolean());
+        List<Long> addresses = new ArrayList<>();
+        result.get("findings").forEach(f -> addresses.add(f.get("address").asLong()));
+        assertEquals(List.of(table.get(1) + 1, table.get(2)), addresses);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void theEntryOfAnOverriddenWeakFunctionIsReported(Machine m) throws IOException {
+        Path weak = m.compile(dir, "weak", WEAK);
+        Path strong = m.compile(dir, "strong", STRONG);
+        assertEquals(0, Cli.run("record", weak.toString(), strong.toString()).exitCode());
+        Path image = m.link(dir, "image", weak, strong, m.hookObject(dir));
+        List<Long> table = TableOracle.addresses(image, "__mcount_loc");
+        // readelf's FUNC symbols: the one entry no function covers is the dead weak pick's.
+        List<Readelf.SymbolLine> functions = new Readelf(m.toolchain).symbols(image).stream()
+                .filter(s -> s.type().equals("FUNC") && s.size() > 0).toList();
+        List<Long> uncovered = table.stream().filter(a -> functions.stream()
+                .noneMatch(f -> a >= f.value() && a < f.value() + f.size())).toList();
+
+        Cli.Run run = Cli.run("verify", image.toString());
+
+        assertEquals(3, table.size(), table.toString());
+        assertEquals(1, uncovered.size(), uncovered.toString());
+        assertEquals(1, run.exitCode());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(2, lines.size(), run.out());
+        assertTrue(lines.get(0).startsWith(String.format("%s: __mcount_loc+0x%x 0x%x ?: in no function symbol", image,
+                8 * table.indexOf(uncovered.get(0)), uncovered.get(0))), lines.get(0));
+        assertEquals(image + ": 3 entries checked, 0 zero, 1 bad", lines.get(1));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void anObjectIsNotVerified(Machine m) {
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+
+        Cli.Run run = Cli.run("verify", prog.toString());
+
+        assertEquals(1, run.exitCode());
+        assertEquals("mcountkit: " + prog + ": not a linked image (e_type 1): verify checks executables and shared"
+                + " objects; list reads objects\n", run.err());
+    }
+}
