@@ -116,8 +116,8 @@ public final class Patcher {
             }
             String machine = backend.machineName(target);
             if (!refused.isEmpty()) {
-                diagnostics.add(Diagnostic.of(Severity.ERROR, refused.size() + " site" + (refused.size() == 1 ? "" : "s")
-                        + " hold neither the expected call nor a NOP: file left unchanged"));
+                String count = refused.size() + (refused.size() == 1 ? " site holds" : " sites hold");
+                diagnostics.add(Diagnostic.of(Severity.ERROR, count + " neither the expected call nor a NOP: file left unchanged"));
                 return new PatchResult(file.path(), machine, 0, unchanged, skipped, refused, diagnostics, false);
             }
             if (patched > 0) {
