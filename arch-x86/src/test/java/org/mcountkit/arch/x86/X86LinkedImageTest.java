@@ -71,7 +71,8 @@ class X86LinkedImageTest {
             ByteBuffer code = elf.bytes(text).slice((int) (f.value() - text.address()), (int) f.size());
             for (Recognition.Site site : backend.decodeCalls(elf.target(), code, f.value(), hook)) {
                 assertEquals(5, site.length());
-                assertEquals(SiteState.CALL, backend.classify(elf.target(), code, (int) site.offset(), f.value(), hook));
+                assertEquals(SiteState.CALL, backend.classify(elf.target(), code, (int) site.offset(), f.value(),
+                        hook));
                 assertEquals(SiteState.CALL, backend.classify(elf.target(), code, (int) site.offset(), f.value(), -1));
                 assertEquals(SiteState.OTHER, backend.classify(elf.target(), code, (int) site.offset(), f.value(),
                         hook + 1));

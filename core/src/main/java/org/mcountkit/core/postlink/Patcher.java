@@ -117,7 +117,8 @@ public final class Patcher {
             String machine = backend.machineName(target);
             if (!refused.isEmpty()) {
                 String count = refused.size() + (refused.size() == 1 ? " site holds" : " sites hold");
-                diagnostics.add(Diagnostic.of(Severity.ERROR, count + " neither the expected call nor a NOP: file left unchanged"));
+                diagnostics.add(Diagnostic.of(Severity.ERROR, count
+                        + " neither the expected call nor a NOP: file left unchanged"));
                 return new PatchResult(file.path(), machine, 0, unchanged, skipped, refused, diagnostics, false);
             }
             if (patched > 0) {
@@ -154,7 +155,8 @@ public final class Patcher {
             }
             byte[] wanted;
             try {
-                wanted = options.mode() == Mode.NOP ? encodings.nop(length) : encodings.call(site.address(), callTarget);
+                wanted = options.mode() == Mode.NOP ? encodings.nop(length)
+                        : encodings.call(site.address(), callTarget);
             } catch (EncodingException e) {
                 throw new InputException(site.section() + "+0x" + Long.toHexString(site.offset()) + ": "
                         + e.getMessage());

@@ -125,7 +125,8 @@ public final class Verifier {
                     stop = s;
                 }
             }
-            if (start == null || stop == null || !start.isInSection() || start.sectionIndex() >= file.sections().size()) {
+            if (start == null || stop == null || !start.isInSection()
+                    || start.sectionIndex() >= file.sections().size()) {
                 return false;
             }
             Section holder = file.section(start.sectionIndex());
