@@ -6,12 +6,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.mcountkit.core.batch.BatchRunner;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.batch.Outcome;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TextReportWriter;
 import org.mcountkit.core.pipeline.FileReport;
-import org.mcountkit.core.pipeline.Lister;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,9 +47,9 @@ final class ListCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Lister lister = new Lister(plugins.backends(spec));
+        Mcountkit mcountkit = plugins.mcountkit(spec);
         Progress progress = Progress.forRun(files.size());
-        List<Outcome> outcomes = new BatchRunner(jobs.jobs).run(files, lister::list, progress::finished);
+        List<Outcome> outcomes = mcountkit.listAll(files, jobs.jobs, progress::finished);
         progress.close();
         TextReportWriter text = new TextReportWriter();
         List<FileReport> reports = new ArrayList<>();

@@ -1,16 +1,10 @@
 package org.mcountkit.cli;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
-import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.Mcountkit;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -22,31 +16,13 @@ final class Plugins {
             description = "Also load architecture backends from the jars in DIR (repeatable).")
     List<Path> directories = new ArrayList<>();
 
-    /** The backends on the class path plus those in the plugin directories. */
-    Backends backends(CommandSpec spec) {
-        if (directories.isEmpty()) {
-            return Backends.load();
-        }
-        List<URL> jars = new ArrayList<>();
-        for (Path dir : directories) {
-            if (!Files.isDirectory(dir)) {
-                throw new ParameterException(spec.commandLine(), "--plugin-path " + dir + ": not a directory");
-            }
-            try (Stream<Path> files = Files.list(dir)) {
-                files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted().forEach(f -> jars.add(url(f)));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        ClassLoader loader = new URLClassLoader(jars.toArray(new URL[0]), Plugins.class.getClassLoader());
-        return Backends.load(loader);
-    }
-
-    private static URL url(Path jar) {
+    /** The library over the class path's backends plus those in the plugin directories. */
+    Mcountkit mcountkit(CommandSpec spec) {
         try {
-            return jar.toUri().toURL();
-        } catch (MalformedURLException e) {
-            throw new IllegalArgumentException(jar.toString(), e);
+            return Mcountkit.withPluginDirectories(directories);
+        } catch (InputException e) {
+            // A bad --plugin-path is a usage error (exit 2), not a problem with an input file.
+            throw new ParameterException(spec.commandLine(), "--plugin-path " + e.getMessage());
         }
     }
 }

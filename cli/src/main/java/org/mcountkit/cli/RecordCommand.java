@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.mcountkit.api.CallSite;
-import org.mcountkit.core.batch.BatchRunner;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.batch.Outcome;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Recorder;
@@ -52,11 +52,10 @@ final class RecordCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Recorder recorder = new Recorder(plugins.backends(spec));
-        Recorder.Options options = new Recorder.Options(strict);
+        Mcountkit mcountkit = plugins.mcountkit(spec);
         Logger log = verbosity.detailLog();
         Progress progress = Progress.forRun(files.size());
-        List<Outcome> outcomes = new BatchRunner(jobs.jobs).run(files, file -> recorder.record(file, options),
+        List<Outcome> outcomes = mcountkit.recordAll(files, new Recorder.Options(strict), jobs.jobs,
                 progress::finished);
         progress.close();
         int bad = 0;

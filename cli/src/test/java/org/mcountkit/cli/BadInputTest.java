@@ -50,10 +50,6 @@ class BadInputTest {
     Path object;
     byte[] good;
 
-    /** Captured output of one run. */
-    record Run(int exitCode, String out, String err) {
-    }
-
     @BeforeEach
     void compile() throws IOException {
         object = Toolchain.X86_64.compile(Samples.write(dir, "good.c", SOURCE), dir.resolve("good.o"), "-pg",
@@ -143,7 +139,7 @@ class BadInputTest {
         Files.setPosixFilePermissions(object, PosixFilePermissions.fromString("r--r--r--"));
         assertRecordRejects(object, "read-only file (mode r--r--r--): not rewritten");
         assertEquals("r--r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(object)));
-        assertEquals(0, run("list", object.toString()).exitCode(), "list reads read-only files");
+        assertEquals(0, CliRun.of("list", object.toString()).exitCode(), "list reads read-only files");
     }
 
     @Test
@@ -171,7 +167,7 @@ class BadInputTest {
     @Test
     void missingFile() {
         Path missing = dir.resolve("missing.o");
-        Run run = run("record", missing.toString());
+        CliRun run = CliRun.of("record", missing.toString());
         assertOneLine(run, missing, "no such file");
         assertFalse(Files.exists(missing));
     }
@@ -180,20 +176,20 @@ class BadInputTest {
     @Test
     void badFileAmongGoodOnes() throws IOException {
         Path bad = Files.writeString(dir.resolve("text.o"), "just some text\n");
-        Run run = run("record", bad.toString(), object.toString());
+        CliRun run = CliRun.of("record", bad.toString(), object.toString());
         assertOneLine(run, bad, "not an ELF file");
         assertFalse(Arrays.equals(good, Files.readAllBytes(object)), "the good file was recorded");
     }
 
     @Test
     void recordingTwiceLeavesTheSecondRunsFileUnchanged() throws IOException {
-        Run first = run("record", object.toString());
-        assertEquals(new Run(0, "", ""), first);
+        CliRun first = CliRun.of("record", object.toString());
+        assertEquals(new CliRun(0, "", ""), first);
         byte[] recorded = Files.readAllBytes(object);
         assertFalse(Arrays.equals(good, recorded));
 
-        assertEquals(new Run(0, "", ""), run("record", object.toString()));
-        Run verbose = run("record", "-v", object.toString());
+        assertEquals(new CliRun(0, "", ""), CliRun.of("record", object.toString()));
+        CliRun verbose = CliRun.of("record", "-v", object.toString());
         assertEquals(0, verbose.exitCode());
         assertEquals("mcountkit: " + object + ": note: already has __mcount_loc: left unchanged\n", verbose.err());
         assertEquals(sha256(recorded), sha256(Files.readAllBytes(object)));
@@ -205,7 +201,7 @@ class BadInputTest {
     void usageErrorsExitWithTwo(String arguments) throws IOException {
         String[] args = Arrays.stream(arguments.split(" ")).filter(a -> !a.isEmpty())
                 .map(a -> a.equals("FILE") ? object.toString() : a).toArray(String[]::new);
-        Run run = run(args);
+        CliRun run = CliRun.of(args);
         assertEquals(2, run.exitCode(), run.err());
         assertFalse(run.err().isBlank(), "a usage message");
         assertEquals(sha256(good), sha256(Files.readAllBytes(object)));
@@ -214,13 +210,13 @@ class BadInputTest {
     private void assertRejected(Path file, String reason) throws IOException {
         assertRecordRejects(file, reason);
         String before = hash(file);
-        assertOneLine(run("list", file.toString()), file, reason);
+        assertOneLine(CliRun.of("list", file.toString()), file, reason);
         assertEquals(before, hash(file));
     }
 
     private void assertRecordRejects(Path file, String reason) throws IOException {
         String before = hash(file);
-        assertOneLine(run("record", file.toString()), file, reason);
+        assertOneLine(CliRun.of("record", file.toString()), file, reason);
         assertEquals(before, hash(file), "the file is unchanged");
         try (var siblings = Files.list(file.getParent())) {
             assertEquals(List.of(), siblings.filter(p -> p.getFileName().toString().endsWith(".mcountkit-tmp"))
@@ -228,19 +224,12 @@ class BadInputTest {
         }
     }
 
-    private static void assertOneLine(Run run, Path file, String reason) {
+    private static void assertOneLine(CliRun run, Path file, String reason) {
         assertEquals(1, run.exitCode(), run.err());
         assertEquals("", run.out());
         String prefix = "mcountkit: " + file + ": ";
         assertTrue(Pattern.matches("\\Q" + prefix + "\\E[^\\n]+\\n", run.err()), "one line: " + run.err());
         assertTrue(run.err().startsWith(prefix + reason), "reason: " + run.err());
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(code, out.toString(), err.toString());
     }
 
     private MappedElfFile elf() throws IOException {

@@ -13,7 +13,9 @@ public enum Toolchain {
     X86_64(""),
     I386("i686-linux-gnu-"),
     AARCH64("aarch64-linux-gnu-"),
-    RISCV64("riscv64-linux-gnu-");
+    RISCV64("riscv64-linux-gnu-"),
+    /** Only for the test of a backend that mcountkit does not ship, loaded from a jar. */
+    S390X("s390x-linux-gnu-");
 
     /** Flags every kernel-like compile uses: no PIE, no unwind tables. */
     public static final List<String> KERNEL_FLAGS = List.of("-O2", "-fno-PIE", "-fno-pic",

@@ -1,0 +1,89 @@
+package org.mcountkit.arch.x86;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.api.SiteSource;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.Mcountkit;
+import org.mcountkit.core.batch.Outcome;
+import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.testkit.Objdump;
+import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.Toolchain;
+
+/**
+ * Another Java tool using mcountkit as a library: only the api, core and this backend's jar are
+ * on the class path (the CLI is not), and everything goes through {@link Mcountkit}.
+ */
+class EmbeddingTest {
+
+    @TempDir
+    Path dir;
+
+    private final Mcountkit mcountkit = Mcountkit.withClassPathBackends();
+
+    @Test
+    void theCliIsNotOnThisClassPath() {
+        assertThrows(ClassNotFoundException.class, () -> Class.forName("org.mcountkit.cli.Main"));
+        assertEquals(List.of("x86"), mcountkit.backends().stream().map(b -> b.name()).toList());
+    }
+
+    @Test
+    void listThenRecordThenListAgainThroughTheLibrary() throws IOException {
+        Path object = compile("a.o");
+        List<Long> fentryCalls = new Objdump(Toolchain.X86_64).relocations(object, ".text").stream()
+                .filter(r -> r.symbol().equals("__fentry__")).map(r -> r.offset() - 1).toList();
+
+        FileReport before = mcountkit.list(object);
+        FileReport recorded = mcountkit.record(object, Recorder.Options.DEFAULT);
+        FileReport after = mcountkit.list(object);
+
+        assertEquals(3, fentryCalls.size(), fentryCalls.toString());
+        assertEquals(fentryCalls, before.sites().stream().map(CallSite::offset).toList());
+        assertTrue(recorded.changed());
+        assertEquals(fentryCalls, after.sites().stream().map(CallSite::offset).toList());
+        assertEquals(fentryCalls, new Objdump(Toolchain.X86_64).relocations(object, "__mcount_loc").stream()
+                .map(r -> r.addend()).toList());
+        after.sites().forEach(s -> assertEquals(SiteSource.RELOCATION, s.source()));
+    }
+
+    @Test
+    void batchesReportEachFileOnceAndABadFileAsAnOutcomeNotAnException() throws IOException {
+        Path good = compile("good.o");
+        Path bad = Files.writeString(dir.resolve("bad.o"), "not an ELF file");
+        List<Path> heard = new CopyOnWriteArrayList<>();
+
+        List<Outcome> outcomes = mcountkit.listAll(List.of(good, bad, good), 2, o -> heard.add(o.file()));
+
+        assertEquals(List.of(good, bad), outcomes.stream().map(Outcome::file).toList());
+        assertEquals(2, heard.size());
+        assertFalse(outcomes.get(0).isBad());
+        assertEquals(3, outcomes.get(0).report().sites().size());
+        assertTrue(outcomes.get(1).isFailure());
+        assertTrue(outcomes.get(1).failure().contains("not an ELF file"), outcomes.get(1).failure());
+        InputException thrown = assertThrows(InputException.class, () -> mcountkit.list(bad));
+        assertEquals(outcomes.get(1).failure(), thrown.getMessage());
+    }
+
+    private Path compile(String name) {
+        Path source = Samples.write(dir, name.replace(".o", ".c"), """
+                extern int ext(int);
+                int f(int x) { return ext(x) + 1; }
+                int g(int x) { return ext(x) * 2; }
+                int h(int x) { return f(x) - g(x); }
+                """);
+        return Toolchain.X86_64.compile(source, dir.resolve(name), "-pg", "-mfentry");
+    }
+}

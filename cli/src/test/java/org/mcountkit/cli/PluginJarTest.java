@@ -1,0 +1,158 @@
+package org.mcountkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.core.Mcountkit;
+import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.testkit.Objdump;
+import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.Toolchain;
+
+/**
+ * A backend mcountkit does not ship (s390x, in src/test/plugin) is compiled against the api jar
+ * alone and packed into a jar at test time; dropped into {@code --plugin-path}, it is found with
+ * ServiceLoader and used on objects from Debian's s390x cross compiler, with no change to core.
+ */
+class PluginJarTest {
+
+    private static final Path PLUGIN_SOURCE = Path.of("src/test/plugin/org/example/s390/S390Backend.java");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aBackendJarInThePluginPathListsAndRecordsItsMachine() throws IOException {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        buildPluginJar(plugins.resolve("s390.jar"), "S390Backend");
+        Path object = compileS390();
+        List<Long> calls = braslToMcount(object);
+
+        CliRun without = CliRun.of("list", object.toString());
+        CliRun list = CliRun.of("list", "--plugin-path", plugins.toString(), object.toString());
+        CliRun record = CliRun.of("record", "--plugin-path", plugins.toString(), object.toString());
+
+        assertEquals(1, without.exitCode());
+        assertTrue(without.err().contains("unsupported machine"), without.err());
+        assertEquals(0, list.exitCode(), list.err());
+        assertEquals(3, calls.size(), calls.toString());
+        List<String> expected = calls.stream().map(c -> object + ": .text+0x" + Long.toHexString(c) + " 6").toList();
+        assertEquals(expected, list.out().lines().map(l -> l.substring(0, l.indexOf(" 6 ") + 2)).toList());
+        // gcc takes the hook's address with larl and the same R_390_PLT32DBL: only the bytes tell.
+        assertTrue(list.err().contains("reference to _mcount not recorded: not a call: no brasl before the relocation"),
+                list.err());
+        assertEquals(0, record.exitCode(), record.err());
+        List<Objdump.RelocationLine> table = new Objdump(Toolchain.S390X).relocations(object, "__mcount_loc");
+        assertEquals(calls, table.stream().map(Objdump.RelocationLine::addend).toList());
+        table.forEach(r -> assertEquals("R_390_64", r.type()));
+    }
+
+    @Test
+    void theLibraryLoadsThePluginDirectoryToo() throws IOException {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        buildPluginJar(plugins.resolve("s390.jar"), "S390Backend");
+
+        Mcountkit mcountkit = Mcountkit.withPluginDirectories(List.of(plugins));
+        FileReport report = mcountkit.list(compileS390());
+
+        assertTrue(mcountkit.backends().stream().map(ArchBackend::name).toList().contains("s390-example"));
+        assertEquals("s390x", report.machine());
+        assertEquals(List.of("f", "g", "p"), report.sites().stream().map(CallSite::function)
+                .map(f -> f.substring(0, f.indexOf('+'))).toList());
+    }
+
+    @Test
+    void twoBackendsClaimingOneMachineIsAnErrorNamingBoth() throws IOException {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        buildPluginJar(plugins.resolve("a.jar"), "S390Backend");
+        buildPluginJar(plugins.resolve("b.jar"), "OtherS390Backend");
+        Path object = compileS390();
+
+        CliRun list = CliRun.of("list", "--plugin-path", plugins.toString(), object.toString());
+
+        assertEquals(1, list.exitCode());
+        assertTrue(list.err().startsWith("mcountkit: " + object + ": machine 22 is claimed by more than one backend"),
+                list.err());
+        assertTrue(list.err().contains("org.example.s390.S390Backend"), list.err());
+        assertTrue(list.err().contains("org.example.s390.OtherS390Backend"), list.err());
+    }
+
+    @Test
+    void aPluginPathThatIsNotADirectoryIsAUsageError() {
+        CliRun list = CliRun.of("list", "--plugin-path", dir.resolve("missing").toString(), "x.o");
+
+        assertEquals(2, list.exitCode());
+        assertTrue(list.err().contains("--plugin-path " + dir.resolve("missing") + ": plugin path is not a directory"),
+                list.err());
+    }
+
+    private Path compileS390() {
+        Path source = Samples.write(dir, "s.c", """
+                extern int ext(int);
+                extern void _mcount(void);
+                int f(int x) { return ext(x) + 1; }
+                int g(int x) { return ext(x) * 2; }
+                void *p(void) { return (void *)_mcount; }
+                """);
+        // gcc 12 for s390x emits CFI for the -pg call even without unwind tables, which gas rejects.
+        return Toolchain.S390X.compile(source, dir.resolve("s.o"), "-pg", "-fasynchronous-unwind-tables");
+    }
+
+    /** Offsets of the {@code brasl} instructions objdump shows with a relocation against _mcount. */
+    private static List<Long> braslToMcount(Path object) {
+        List<Long> offsets = new ArrayList<>();
+        String[] lines = Toolchain.S390X.run("objdump", "-dr", object.toString()).split("\n");
+        for (int i = 0; i + 1 < lines.length; i++) {
+            if (lines[i].contains("\tbrasl\t") && lines[i + 1].contains("_mcount")) {
+                offsets.add(Long.parseLong(lines[i].trim().substring(0, lines[i].trim().indexOf(':')), 16));
+            }
+        }
+        return offsets;
+    }
+
+    /**
+     * Compiles the plugin source under {@code className} against the api classes only, and jars
+     * it with its {@code META-INF/services} entry.
+     */
+    private void buildPluginJar(Path jar, String className) throws IOException {
+        Path src = dir.resolve("src-" + className + "/org/example/s390/" + className + ".java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, Files.readString(PLUGIN_SOURCE).replace("class S390Backend", "class " + className));
+        Path classes = Files.createDirectories(dir.resolve("classes-" + className));
+        Javac.compile(apiClasses().toString(), classes, src);
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                Stream<Path> files = Files.walk(classes)) {
+            List<Path> classFiles = new ArrayList<>(files.filter(Files::isRegularFile).sorted().toList());
+            for (Path f : classFiles) {
+                out.putNextEntry(new JarEntry(classes.relativize(f).toString()));
+                out.write(Files.readAllBytes(f));
+                out.closeEntry();
+            }
+            out.putNextEntry(new JarEntry("META-INF/services/" + ArchBackend.class.getName()));
+            out.write(("org.example.s390." + className + "\n").getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+    }
+
+    private static Path apiClasses() {
+        try {
+            return Path.of(ArchBackend.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package org.mcountkit.core;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.core.batch.BatchRunner;
+import org.mcountkit.core.batch.Outcome;
+import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.pipeline.Recorder;
+
+/**
+ * The library entry point: list and record the call sites of ELF files with a chosen set of
+ * architecture backends. An instance holds only its backends, so it is safe to share between
+ * threads; every method reads or writes only the files it is given.
+ *
+ * <pre>{@code
+ * Mcountkit mcountkit = Mcountkit.withClassPathBackends();
+ * FileReport report = mcountkit.list(Path.of("vmlinux.o"));
+ * report.sites().forEach(site -> System.out.println(site.function() + " " + site.address()));
+ * }</pre>
+ *
+ * <p>Bad input (not ELF, truncated, a machine no backend handles, an unwritable file) throws
+ * {@link InputException} with a message naming the reason; a file being recorded is then left
+ * byte-for-byte unchanged. The batch methods never throw for one bad file: its {@link Outcome}
+ * carries the reason instead.
+ */
+public final class Mcountkit {
+
+    private final Backends backends;
+    private final Lister lister;
+    private final Recorder recorder;
+
+    private Mcountkit(Backends backends) {
+        this.backends = backends;
+        this.lister = new Lister(backends);
+        this.recorder = new Recorder(backends);
+    }
+
+    /** Uses the backends {@link java.util.ServiceLoader} finds on the class path of this library. */
+    public static Mcountkit withClassPathBackends() {
+        return new Mcountkit(Backends.load());
+    }
+
+    /** Uses the backends {@link java.util.ServiceLoader} finds through {@code loader}. */
+    public static Mcountkit withBackendsFrom(ClassLoader loader) {
+        return new Mcountkit(Backends.load(loader));
+    }
+
+    /** Uses exactly these backends (a tool that brings its own, or a test). */
+    public static Mcountkit withBackends(List<ArchBackend> backends) {
+        return new Mcountkit(new Backends(backends));
+    }
+
+    /**
+     * Uses the class path's backends and those in the jars of each directory: a backend is a jar
+     * that names its {@link ArchBackend} in {@code META-INF/services/org.mcountkit.api.ArchBackend}.
+     *
+     * @throws InputException when a directory does not exist or cannot be read
+     */
+    public static Mcountkit withPluginDirectories(List<Path> directories) {
+        if (directories.isEmpty()) {
+            return withClassPathBackends();
+        }
+        List<URL> jars = new ArrayList<>();
+        for (Path dir : directories) {
+            if (!Files.isDirectory(dir)) {
+                throw new InputException(dir + ": plugin path is not a directory");
+            }
+            try (Stream<Path> files = Files.list(dir)) {
+                files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted().forEach(f -> jars.add(url(f)));
+            } catch (IOException e) {
+                throw new InputException(dir + ": cannot read plugin directory: " + e.getMessage());
+            }
+        }
+        return withBackendsFrom(new URLClassLoader(jars.toArray(new URL[0]), Mcountkit.class.getClassLoader()));
+    }
+
+    /** The backends in use, in discovery order. */
+    public List<ArchBackend> backends() {
+        return backends.all();
+    }
+
+    /**
+     * The call sites of one file, which is not changed: in an object, those its hook relocations
+     * reveal; in a linked image, those its kept relocations or its code reveal; in both, the
+     * entries of the tables it carries ({@code __mcount_loc}, {@code __patchable_function_entries}).
+     *
+     * @throws InputException when the file cannot be read as ELF of a supported machine
+     */
+    public FileReport list(Path file) {
+        return lister.list(file);
+    }
+
+    /**
+     * Appends a {@code __mcount_loc} table (and its relocations) to a relocatable object in place,
+     * as the kernel's {@code recordmcount} does, and turns calls in untraced sections into NOPs.
+     * The file is replaced atomically, or not at all.
+     *
+     * @throws InputException when the file cannot be read or written, or {@code options.strict()}
+     *     and the scan warned
+     */
+    public FileReport record(Path file, Recorder.Options options) {
+        return recorder.record(file, options);
+    }
+
+    /**
+     * {@link #list(Path)} over many files on {@code jobs} threads; {@code onEach} hears of each
+     * file as it finishes (from a worker thread). Outcomes come back in input order, each file once.
+     */
+    public List<Outcome> listAll(List<Path> files, int jobs, Consumer<Outcome> onEach) {
+        return new BatchRunner(jobs).run(files, lister::list, onEach);
+    }
+
+    /** {@link #record(Path, Recorder.Options)} over many files, as {@link #listAll} runs them. */
+    public List<Outcome> recordAll(List<Path> files, Recorder.Options options, int jobs, Consumer<Outcome> onEach) {
+        return new BatchRunner(jobs).run(files, file -> recorder.record(file, options), onEach);
+    }
+
+    private static URL url(Path jar) {
+        try {
+            return jar.toUri().toURL();
+        } catch (MalformedURLException e) {
+            throw new UncheckedIOException(new IOException(jar + ": " + e.getMessage(), e));
+        }
+    }
+}
