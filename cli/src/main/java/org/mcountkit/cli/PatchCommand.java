@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.postlink.PatchResult;
 import org.mcountkit.core.postlink.Patcher;
@@ -63,14 +64,14 @@ final class PatchCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Patcher patcher = new Patcher(plugins.backends(spec));
+        Mcountkit mcountkit = plugins.mcountkit(spec);
         Patcher.Options options = new Patcher.Options(mode.nop ? Patcher.Mode.NOP : Patcher.Mode.CALL, tableOnly,
                 target);
         int bad = 0;
         for (Path file : files) {
             PatchResult result;
             try {
-                result = patcher.patch(file, options);
+                result = mcountkit.patch(file, options);
             } catch (InputException e) {
                 reporter.failed(file, e.getMessage());
                 bad++;

@@ -68,7 +68,7 @@ final class TableCommand implements Callable<Integer> {
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
         Table table;
         try {
-            table = new TableMaker(plugins.backends(spec)).make(inputs, new TableMaker.Options(sort));
+            table = plugins.mcountkit(spec).table(inputs, new TableMaker.Options(sort));
         } catch (FileInputException e) {
             reporter.failed(e.file(), e.getMessage());
             return 1;

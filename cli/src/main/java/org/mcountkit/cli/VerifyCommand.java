@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.output.VerificationJsonWriter;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.postlink.Verification;
-import org.mcountkit.core.postlink.Verifier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -46,13 +46,13 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Verifier verifier = new Verifier(plugins.backends(spec));
+        Mcountkit mcountkit = plugins.mcountkit(spec);
         List<Verification> results = new ArrayList<>();
         int bad = 0;
         for (Path image : images) {
             Verification v;
             try {
-                v = verifier.verify(image);
+                v = mcountkit.verify(image);
             } catch (InputException e) {
                 reporter.failed(image, e.getMessage());
                 bad++;

@@ -74,8 +74,8 @@ class ObjectInputsTest {
         Command.check(dir, abi.toolchain.tool("gcc"), "-c", Samples.write(dir, "hook.S", HOOK).toString(), "-o",
                 hook.toString());
 
-        Cli.Run object = Cli.run("table", "-o", dir.resolve("table.o").toString(), prog.toString());
-        Cli.Run asm = Cli.run("table", "--format", "asm", "-o", dir.resolve("table.S").toString(), prog.toString());
+        CliRun object = CliRun.of("table", "-o", dir.resolve("table.o").toString(), prog.toString());
+        CliRun asm = CliRun.of("table", "--format", "asm", "-o", dir.resolve("table.S").toString(), prog.toString());
         Command.check(dir, abi.toolchain.tool("as"), "table.S", "-o", "table-as.o");
         Path image = dir.resolve("image");
         Command.check(dir, abi.toolchain.tool("gcc"), "-no-pie", prog.toString(), hook.toString(),
@@ -109,9 +109,9 @@ class ObjectInputsTest {
         Path prog = abi.toolchain.compile(Samples.write(dir, "prog.c", Machine.PROGRAM), dir.resolve("prog.o"), "-pg");
         byte[] before = Files.readAllBytes(prog);
 
-        Cli.Run call = Cli.run("patch", "--call", prog.toString());
+        CliRun call = CliRun.of("patch", "--call", prog.toString());
         byte[] afterRefusedCall = Files.readAllBytes(prog);
-        Cli.Run nop = Cli.run("patch", "--nop", prog.toString());
+        CliRun nop = CliRun.of("patch", "--nop", prog.toString());
 
         assertEquals(1, call.exitCode());
         assertEquals("mcountkit: " + prog + ": --call rewrites linked images only: in an object the linker fills in"

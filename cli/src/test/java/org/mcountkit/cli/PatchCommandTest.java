@@ -42,9 +42,9 @@ class PatchCommandTest {
         List<Long> sites = TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList();
         Path patched = Files.copy(image, dir.resolve("patched"));
 
-        Cli.Run nop = Cli.run("patch", "--nop", patched.toString());
+        CliRun nop = CliRun.of("patch", "--nop", patched.toString());
         byte[] afterNop = Files.readAllBytes(patched);
-        Cli.Run again = Cli.run("patch", "--nop", patched.toString());
+        CliRun again = CliRun.of("patch", "--nop", patched.toString());
 
         assertEquals(0, nop.exitCode(), nop.err());
         assertEquals(patched + ": 4 patched, 0 unchanged, 0 skipped\n", nop.out());
@@ -60,12 +60,12 @@ class PatchCommandTest {
         assertEquals(patched + ": 0 patched, 4 unchanged, 0 skipped\n", again.out());
         assertArrayEquals(afterNop, Files.readAllBytes(patched));
 
-        Cli.Run call = Cli.run("patch", "--call", patched.toString());
+        CliRun call = CliRun.of("patch", "--call", patched.toString());
 
         assertEquals(0, call.exitCode(), call.err());
         assertEquals(-1, Files.mismatch(image, patched));
 
-        Cli.Run target = Cli.run("patch", "--call", "--target", "alt_hook", patched.toString());
+        CliRun target = CliRun.of("patch", "--call", "--target", "alt_hook", patched.toString());
 
         assertEquals(0, target.exitCode(), target.err());
         assertEquals(sites, m.callsTo(patched, "alt_hook"));
@@ -81,9 +81,9 @@ class PatchCommandTest {
         Path image = m.link(dir, "image", m.compile(dir, "prog", Machine.PROGRAM), m.hookObject(dir));
         List<Long> calls = m.callsTo(image, m.hook);
 
-        Cli.Run tableOnly = Cli.run("patch", "--nop", "--table-only", image.toString());
+        CliRun tableOnly = CliRun.of("patch", "--nop", "--table-only", image.toString());
         List<Long> stillCalls = m.callsTo(image, m.hook);
-        Cli.Run decoded = Cli.run("patch", "--nop", image.toString());
+        CliRun decoded = CliRun.of("patch", "--nop", image.toString());
 
         assertEquals(image + ": 0 patched, 0 unchanged, 0 skipped\n", tableOnly.out());
         assertEquals(4, stillCalls.size());
@@ -103,7 +103,7 @@ class PatchCommandTest {
         byte[] before = Files.readAllBytes(image);
 
         for (String mode : List.of("--nop", "--call")) {
-            Cli.Run run = Cli.run("patch", mode, image.toString());
+            CliRun run = CliRun.of("patch", mode, image.toString());
 
             assertEquals(1, run.exitCode(), mode);
             List<String> errors = run.err().lines().toList();
@@ -123,7 +123,7 @@ class PatchCommandTest {
         Path hook = m.hookObject(dir);
         Path plain = m.link(dir, "plain", m.compile(dir, "plain", NOINSTR), hook);
         Path object = m.compile(dir, "noinstr", NOINSTR);
-        Cli.Run record = Cli.run("record", object.toString());
+        CliRun record = CliRun.of("record", object.toString());
         Path image = m.link(dir, "image", object, hook);
         List<Readelf.SymbolLine> symbols = new Readelf(m.toolchain).symbols(plain);
 
@@ -138,7 +138,7 @@ class PatchCommandTest {
         List<Long> traced = m.callsTo(image, m.hook);
         assertEquals(2, traced.size(), "loud and main still call the hook");
         assertEquals(traced, TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList());
-        assertEquals(0, Cli.run("verify", image.toString()).exitCode());
+        assertEquals(0, CliRun.of("verify", image.toString()).exitCode());
         if (m.runsHere) {
             assertEquals(0, Command.run(dir, List.of(image.toString())).exitCode());
         }
@@ -146,7 +146,7 @@ class PatchCommandTest {
 
     private Path recordedImage(Machine m) {
         Path prog = m.compile(dir, "prog", Machine.PROGRAM);
-        assertEquals(0, Cli.run("record", prog.toString()).exitCode());
+        assertEquals(0, CliRun.of("record", prog.toString()).exitCode());
         return m.link(dir, "image", prog, m.hookObject(dir));
     }
 }

@@ -41,9 +41,9 @@ class TableCommandTest {
         Path first = m.link(dir, "first", prog, hook);
         List<Long> calls = m.callsTo(first, m.hook);
 
-        Cli.Run object = Cli.run("table", "--format", "object", "--sort", "-o", dir.resolve("table.o").toString(),
+        CliRun object = CliRun.of("table", "--format", "object", "--sort", "-o", dir.resolve("table.o").toString(),
                 first.toString());
-        Cli.Run asm = Cli.run("table", "--format", "asm", "--sort", "-o", dir.resolve("table.S").toString(),
+        CliRun asm = CliRun.of("table", "--format", "asm", "--sort", "-o", dir.resolve("table.S").toString(),
                 first.toString());
         Command.check(dir, m.toolchain.tool("as"), "table.S", "-o", "table-as.o");
         Path again = m.link(dir, "again", prog, hook, dir.resolve("table.o"));
@@ -62,7 +62,7 @@ class TableCommandTest {
                 .toList());
         assertEquals(calls, TableOracle.addresses(again, "__mcount_loc"));
         assertEquals(calls, m.callsTo(again, m.hook));
-        Cli.Run verify = Cli.run("verify", again.toString());
+        CliRun verify = CliRun.of("verify", again.toString());
         assertEquals(0, verify.exitCode(), verify.out() + verify.err());
         assertEquals(again + ": 4 entries checked, 0 zero, 0 bad\n", verify.out());
         if (m.runsHere) {
@@ -75,7 +75,7 @@ class TableCommandTest {
     void jsonHasTheListSchemaWithAnAddressPerSiteInAddressOrder(Machine m) throws IOException {
         Path first = m.link(dir, "first", m.compile(dir, "prog", Machine.PROGRAM), m.hookObject(dir));
 
-        Cli.Run json = Cli.run("table", "--format", "json", "--sort", first.toString());
+        CliRun json = CliRun.of("table", "--format", "json", "--sort", first.toString());
 
         assertEquals(0, json.exitCode(), json.err());
         JsonNode file = new ObjectMapper().readTree(json.out()).get(0);
@@ -95,7 +95,7 @@ class TableCommandTest {
         Machine other = m == Machine.X86_64 ? Machine.AARCH64 : Machine.X86_64;
         Path foreign = other.compile(dir, "foreign", Machine.PROGRAM);
 
-        Cli.Run run = Cli.run("table", "-o", dir.resolve("t.o").toString(), prog.toString(), foreign.toString());
+        CliRun run = CliRun.of("table", "-o", dir.resolve("t.o").toString(), prog.toString(), foreign.toString());
 
         assertEquals(1, run.exitCode());
         assertTrue(run.err().startsWith("mcountkit: " + foreign + ": machine "), run.err());

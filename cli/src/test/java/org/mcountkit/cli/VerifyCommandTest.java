@@ -40,12 +40,12 @@ class VerifyCommandTest {
     @EnumSource(Machine.class)
     void cleanAsLinkedAndExactlyTheCorruptedEntriesReported(Machine m) throws IOException {
         Path prog = m.compile(dir, "prog", Machine.PROGRAM);
-        assertEquals(0, Cli.run("record", prog.toString()).exitCode());
+        assertEquals(0, CliRun.of("record", prog.toString()).exitCode());
         Path image = m.link(dir, "image", prog, m.hookObject(dir));
         List<Long> table = TableOracle.addresses(image, "__mcount_loc");
         assertEquals(m.callsTo(image, m.hook), table.stream().sorted().toList());
 
-        Cli.Run clean = Cli.run("verify", image.toString());
+        CliRun clean = CliRun.of("verify", image.toString());
 
         assertEquals(0, clean.exitCode(), clean.out() + clean.err());
         assertEquals(image + ": 4 entries checked, 0 zero, 0 bad\n", clean.out());
@@ -55,8 +55,8 @@ class VerifyCommandTest {
         Images.putWord(bad, "__mcount_loc", 8L, table.get(1) + 1);
         Images.overwrite(bad, table.get(2), m.notASite);
 
-        Cli.Run run = Cli.run("verify", bad.toString());
-        Cli.Run json = Cli.run("verify", "--json", bad.toString());
+        CliRun run = CliRun.of("verify", bad.toString());
+        CliRun json = CliRun.of("verify", "--json", bad.toString());
 
         assertEquals(1, run.exitCode());
         List<String> lines = run.out().lines().toList();
@@ -81,7 +81,7 @@ class VerifyCommandTest {
     void theEntryOfAnOverriddenWeakFunctionIsReported(Machine m) throws IOException {
         Path weak = m.compile(dir, "weak", WEAK);
         Path strong = m.compile(dir, "strong", STRONG);
-        assertEquals(0, Cli.run("record", weak.toString(), strong.toString()).exitCode());
+        assertEquals(0, CliRun.of("record", weak.toString(), strong.toString()).exitCode());
         Path image = m.link(dir, "image", weak, strong, m.hookObject(dir));
         List<Long> table = TableOracle.addresses(image, "__mcount_loc");
         // readelf's FUNC symbols: the one entry no function covers is the dead weak pick's.
@@ -90,7 +90,7 @@ class VerifyCommandTest {
         List<Long> uncovered = table.stream().filter(a -> functions.stream()
                 .noneMatch(f -> a >= f.value() && a < f.value() + f.size())).toList();
 
-        Cli.Run run = Cli.run("verify", image.toString());
+        CliRun run = CliRun.of("verify", image.toString());
 
         assertEquals(3, table.size(), table.toString());
         assertEquals(1, uncovered.size(), uncovered.toString());
@@ -107,7 +107,7 @@ class VerifyCommandTest {
     void anObjectIsNotVerified(Machine m) {
         Path prog = m.compile(dir, "prog", Machine.PROGRAM);
 
-        Cli.Run run = Cli.run("verify", prog.toString());
+        CliRun run = CliRun.of("verify", prog.toString());
 
         assertEquals(1, run.exitCode());
         assertEquals("mcountkit: " + prog + ": not a linked image (e_type 1): verify checks executables and shared"

@@ -18,6 +18,12 @@ import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.postlink.PatchResult;
+import org.mcountkit.core.postlink.Patcher;
+import org.mcountkit.core.postlink.Table;
+import org.mcountkit.core.postlink.TableMaker;
+import org.mcountkit.core.postlink.Verification;
+import org.mcountkit.core.postlink.Verifier;
 
 /**
  * The library entry point: list and record the call sites of ELF files with a chosen set of
@@ -125,6 +131,38 @@ public final class Mcountkit {
     /** {@link #record(Path, Recorder.Options)} over many files, as {@link #listAll} runs them. */
     public List<Outcome> recordAll(List<Path> files, Recorder.Options options, int jobs, Consumer<Outcome> onEach) {
         return new BatchRunner(jobs).run(files, file -> recorder.record(file, options), onEach);
+    }
+
+    /**
+     * One {@code __mcount_loc} table for the sites of all {@code inputs} (of one machine), to be
+     * written with {@link org.mcountkit.core.postlink.TableObjectWriter},
+     * {@link org.mcountkit.core.postlink.TableAsmWriter} or as JSON and linked in after the final link.
+     *
+     * @throws org.mcountkit.core.FileInputException naming the input that cannot be read or is of
+     *     another machine
+     */
+    public Table table(List<Path> inputs, TableMaker.Options options) {
+        return new TableMaker(backends).make(inputs, options);
+    }
+
+    /**
+     * Checks every {@code __mcount_loc} and {@code __patchable_function_entries} entry of a linked
+     * image; the image is not changed.
+     *
+     * @throws InputException when the file is not a linked image of a supported machine
+     */
+    public Verification verify(Path image) {
+        return new Verifier(backends).verify(image);
+    }
+
+    /**
+     * Rewrites every site of a file to the NOP or the call, after checking the old bytes; the file
+     * is replaced atomically, or left unchanged when any site holds something unexpected.
+     *
+     * @throws InputException when the file cannot be read or written, or the call target is unknown
+     */
+    public PatchResult patch(Path file, Patcher.Options options) {
+        return new Patcher(backends).patch(file, options);
     }
 
     private static URL url(Path jar) {
