@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
             + " atomically. Each site must hold the call or a NOP first; if any holds something else the file is"
             + " left unchanged. Patching twice changes nothing the second time.",
             "Prints FILE: N patched, N unchanged, N skipped per file; a refused site as"
-                + " FILE: SECTION+0xOFFSET 0xADDRESS FUNCTION: found BYTES, expected ...",
+                + " mcountkit: FILE: SECTION+0xOFFSET 0xADDRESS FUNCTION: found BYTES, expected ... on stderr.",
             "Exit 0 when every file is fine, 1 otherwise."})
 final class PatchCommand implements Callable<Integer> {
 
@@ -83,7 +83,7 @@ final class PatchCommand implements Callable<Integer> {
             }
             reporter.diagnostics(new FileReport(file, result.machine(), null, List.of(), List.of(),
                     result.diagnostics(), false, false));
-            if (!verbosity.quiet) {
+            if (!verbosity.quiet && result.refused().isEmpty()) {
                 out.printf("%s: %d patched, %d unchanged, %d skipped%n", file, result.patched(), result.unchanged(),
                         result.skipped());
             }
