@@ -2,22 +2,19 @@ package org.mcountkit.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.io.Writer;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.FileInputException;
 import org.mcountkit.core.InputException;
-import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.output.JsonReportWriter;
+import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.postlink.Table;
-import org.mcountkit.core.postlink.TableAsmWriter;
+import org.mcountkit.core.postlink.TableFormat;
 import org.mcountkit.core.postlink.TableMaker;
-import org.mcountkit.core.postlink.TableObjectWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,58 +63,34 @@ final class TableCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--format object needs -o OUT");
         }
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
+        Mcountkit mcountkit = plugins.mcountkit(spec);
         Table table;
         try {
-            table = plugins.mcountkit(spec).table(inputs, new TableMaker.Options(sort));
+            table = mcountkit.table(inputs, new TableMaker.Options(sort));
         } catch (FileInputException e) {
             reporter.failed(e.file(), e.getMessage());
             return 1;
         }
         table.inputs().forEach(reporter::diagnostics);
-        boolean bad = table.inputs().stream().anyMatch(FileReport::hasErrors);
-        if (bad) {
+        if (table.inputs().stream().anyMatch(FileReport::hasErrors)) {
             return 1;
         }
-        try {
-            switch (format) {
-                case object -> write(ByteBuffer.wrap(new TableObjectWriter().write(table)));
-                case asm -> text(out -> new TableAsmWriter().write(table, out));
-                case json -> text(out -> new JsonReportWriter(true).write(table.inputs(), out));
+        if (output != null) {
+            try {
+                mcountkit.writeTable(table, TableFormat.valueOf(format.name().toUpperCase(Locale.ROOT)), output);
+            } catch (InputException e) {
+                reporter.failed(output, e.getMessage());
+                return 1;
             }
-        } catch (InputException e) {
-            reporter.failed(output, e.getMessage());
-            return 1;
-        }
-        verbosity.detailLog().debug("{}: {} entries", output == null ? "stdout" : output, table.entries().size());
-        return 0;
-    }
-
-    /** Writes text output to {@code -o} or stdout. */
-    private interface TextBody {
-        void writeTo(Writer out) throws IOException;
-    }
-
-    private void text(TextBody body) throws IOException {
-        if (output == null) {
+        } else {
             PrintWriter out = spec.commandLine().getOut();
-            body.writeTo(out);
+            if (format == Format.asm) {
+                new TableAsmWriter().write(table, out);
+            } else {
+                new JsonReportWriter(true).write(table.inputs(), out);
+            }
             out.flush();
-            return;
         }
-        StringWriter buffer = new StringWriter();
-        body.writeTo(buffer);
-        write(ByteBuffer.wrap(buffer.toString().getBytes(StandardCharsets.UTF_8)));
-    }
-
-    private void write(ByteBuffer bytes) {
-        try {
-            AtomicFile.create(output, channel -> {
-                while (bytes.hasRemaining()) {
-                    channel.write(bytes);
-                }
-            });
-        } catch (IOException e) {
-            throw new InputException("cannot write: " + e.getMessage(), e);
-        }
+        return 0;
     }
 }

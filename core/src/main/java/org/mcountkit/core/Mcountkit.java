@@ -12,8 +12,15 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.mcountkit.api.ArchBackend;
+import java.io.StringWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.batch.Outcome;
+import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.output.JsonReportWriter;
+import org.mcountkit.core.output.TableAsmWriter;
+import org.mcountkit.core.output.TableObjectWriter;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
@@ -21,6 +28,7 @@ import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.postlink.PatchResult;
 import org.mcountkit.core.postlink.Patcher;
 import org.mcountkit.core.postlink.Table;
+import org.mcountkit.core.postlink.TableFormat;
 import org.mcountkit.core.postlink.TableMaker;
 import org.mcountkit.core.postlink.Verification;
 import org.mcountkit.core.postlink.Verifier;
@@ -135,14 +143,50 @@ public final class Mcountkit {
 
     /**
      * One {@code __mcount_loc} table for the sites of all {@code inputs} (of one machine), to be
-     * written with {@link org.mcountkit.core.postlink.TableObjectWriter},
-     * {@link org.mcountkit.core.postlink.TableAsmWriter} or as JSON and linked in after the final link.
+     * written with {@link #writeTable} (or the writers of {@code org.mcountkit.core.output}) and
+     * linked in after the final link.
      *
      * @throws org.mcountkit.core.FileInputException naming the input that cannot be read or is of
      *     another machine
      */
     public Table table(List<Path> inputs, TableMaker.Options options) {
         return new TableMaker(backends).make(inputs, options);
+    }
+
+    /**
+     * Writes {@code table} to {@code out} in {@code format}, atomically: {@code out} is replaced
+     * all at once or, on failure, left as it was.
+     *
+     * @throws InputException when {@code out} cannot be written
+     */
+    public void writeTable(Table table, TableFormat format, Path out) {
+        byte[] bytes;
+        try {
+            bytes = switch (format) {
+                case OBJECT -> new TableObjectWriter().write(table);
+                case ASM -> text(w -> new TableAsmWriter().write(table, w));
+                case JSON -> text(w -> new JsonReportWriter(true).write(table.inputs(), w));
+            };
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            AtomicFile.create(out, channel -> {
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            });
+        } catch (IOException e) {
+            throw new InputException("cannot write: " + e.getMessage(), e);
+        }
+    }
+
+    /** Text a writer produces. */
+    private interface TextBody {
+        void writeTo(StringWriter out) throws IOException;
+    }
+
+    private static byte[] text(TextBody body) throws IOException {
+        StringWriter text = new StringWriter();
+        body.writeTo(text);
+        return text.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /**

@@ -1,4 +1,4 @@
-package org.mcountkit.core.postlink;
+package org.mcountkit.core.output;
 
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
@@ -9,6 +9,8 @@ import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.RelocatableWriter;
 import org.mcountkit.core.elf.RelocationWriter;
+import org.mcountkit.core.postlink.Table;
+import org.mcountkit.core.postlink.TableEntry;
 
 /**
  * Writes a {@link Table} as a relocatable object for the table's machine, holding what the

@@ -1,9 +1,11 @@
-package org.mcountkit.core.postlink;
+package org.mcountkit.core.output;
 
 import java.io.IOException;
 import java.io.Writer;
 import java.util.regex.Pattern;
 import org.mcountkit.core.elf.McountLocSections;
+import org.mcountkit.core.postlink.Table;
+import org.mcountkit.core.postlink.TableEntry;
 
 /**
  * Writes a {@link Table} as GNU assembler source, as {@code recordmcount.pl} does: one
