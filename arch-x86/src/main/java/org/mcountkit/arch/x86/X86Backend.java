@@ -59,6 +59,14 @@ public final class X86Backend implements ArchBackend {
     /** {@code call *disp32(%ebx)}: i386 PIC calls through the GOT, ff 93, 6 bytes. */
     static final int[] CALL_INDIRECT_EBX = {0xff, 0x93};
     static final int CALL_INDIRECT_LENGTH = 6;
+    /**
+     * {@code -mcmodel=large} without PIC: {@code movabs $hook,%r10} ({@code 49 ba} imm64,
+     * R_X86_64_64 on the immediate) then {@code call *%r10} ({@code 41 ff d2}), 13 bytes; gcc's
+     * {@code -mrecord-mcount} labels the movabs (gcc testsuite gcc.target/i386/pr120936-11.c).
+     */
+    static final int[] MOVABS_R10 = {0x49, 0xba};
+    static final int[] CALL_R10 = {0x41, 0xff, 0xd2};
+    static final int LARGE_MODEL_LENGTH = 13;
 
     private static final Set<String> HOOKS = Set.of("mcount", "__fentry__");
 
@@ -109,6 +117,10 @@ public final class X86Backend implements ArchBackend {
                 return Recognition.site(field - 2, CALL_INDIRECT_LENGTH);
             }
             return Recognition.rejected("not a call: " + name + " reference (loads the hook's address)");
+        }
+        if (!i386 && r.type() == R_X86_64_64 && matches(ref, field - MOVABS_R10.length, MOVABS_R10)
+                && matches(ref, field + 8, CALL_R10)) {
+            return Recognition.site(field - MOVABS_R10.length, LARGE_MODEL_LENGTH);
         }
         return Recognition.rejected("not a call: " + name + " reference");
     }

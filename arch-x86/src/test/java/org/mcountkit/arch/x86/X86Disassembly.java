@@ -3,6 +3,7 @@ package org.mcountkit.arch.x86;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.mcountkit.core.testkit.Toolchain;
@@ -25,10 +26,32 @@ record X86Disassembly(List<Instruction> instructions) {
             return section + "+0x" + Long.toHexString(offset);
         }
 
-        /** What objdump calls a padding instruction: nop, nopw, nopl, cs nopw, xchg %ax,%ax or lea 0(%esi),%esi. */
+        /** Where objdump puts the instruction: {@code label} or {@code label+0xN}, as list spells functions. */
+        String function() {
+            return offset == labelStart ? label : label + "+0x" + Long.toHexString(offset - labelStart);
+        }
+
+        /** A call objdump resolves to one of {@code hooks}, through a relocation (objects) or its target (images). */
+        boolean callsHook(Set<String> hooks) {
+            if (!text.matches("(addr16 |addr32 )?call.*")) {
+                return false;
+            }
+            return hooks.stream().anyMatch(hook -> text.endsWith("<" + hook + ">")) || namesHook(hooks);
+        }
+
+        /** A relocation under the instruction names one of {@code hooks} (with a call's -4 addend or none). */
+        boolean namesHook(Set<String> hooks) {
+            return hooks.stream().anyMatch(hook -> relocs.stream().anyMatch(r -> r.matches("R_\\S+ " + hook
+                    + "(-0x4)?")));
+        }
+
+        /**
+         * What objdump calls a padding instruction: nop, nopw, nopl, cs nopw, xchg %ax,%ax or
+         * lea 0(%esi),%esi (also spelled with %ds:).
+         */
         boolean isNop() {
             return text.matches("(cs |ds |data16 )*nop[wl]?\\b.*") || text.equals("xchg   %ax,%ax")
-                    || text.matches("(ds )?lea\\s+0x0\\(%esi(,%eiz,1)?\\),%esi");
+                    || text.matches("(ds )?lea\\s+(%ds:)?0x0\\(%esi(,%eiz,1)?\\),%esi");
         }
     }
 
@@ -69,6 +92,33 @@ record X86Disassembly(List<Instruction> instructions) {
             }
         }
         return new X86Disassembly(list);
+    }
+
+    /** The instructions that call one of {@code hooks}. */
+    List<Instruction> hookCalls(Set<String> hooks) {
+        return instructions.stream().filter(i -> i.callsHook(hooks)).toList();
+    }
+
+    /**
+     * Length of the hook call objdump shows at {@code section+offset}: a call instruction, or
+     * {@code -mcmodel=large}'s {@code movabs $hook,%r10} and the {@code call *%r10} after it;
+     * 0 when there is none.
+     */
+    int hookSiteLength(String section, long offset, Set<String> hooks) {
+        Instruction first = at(section, offset);
+        if (first == null) {
+            return 0;
+        }
+        if (first.callsHook(hooks)) {
+            return first.length();
+        }
+        if (first.text().startsWith("movabs $0x0,%r10") && first.namesHook(hooks)) {
+            Instruction call = at(section, offset + first.length());
+            if (call != null && call.text().equals("call   *%r10")) {
+                return first.length() + call.length();
+            }
+        }
+        return 0;
     }
 
     /** The instruction starting at {@code offset} of {@code section}, or null. */

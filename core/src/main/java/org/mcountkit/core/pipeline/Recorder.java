@@ -59,7 +59,10 @@ public final class Recorder {
                 Lister.sites(scan.untraced()), diagnostics, false);
         if (unchanged.hasErrors() || (options.strict() && unchanged.hasWarnings())) {
             if (options.strict() && !unchanged.hasErrors()) {
-                diagnostics.add(Diagnostic.of(Severity.ERROR, "--strict: warnings above; file left unchanged"));
+                // Counted rather than "above": with -q the warnings themselves are not printed.
+                long warnings = diagnostics.stream().filter(d -> d.severity() == Severity.WARNING).count();
+                diagnostics.add(Diagnostic.of(Severity.ERROR, "--strict: " + warnings + " warning"
+                        + (warnings == 1 ? "" : "s") + "; file left unchanged"));
             }
             return unchanged;
         }

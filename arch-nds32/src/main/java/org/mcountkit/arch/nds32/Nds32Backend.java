@@ -1,0 +1,255 @@
+package org.mcountkit.arch.nds32;
+
+import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_25_PCREL_RELA;
+import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_32_RELA;
+import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_HI20_RELA;
+import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_LO12S0_ORI_RELA;
+import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_NONE;
+import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_RELAX_ENTRY;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Endian;
+import org.mcountkit.api.HookReference;
+import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.Recognition;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.SiteState;
+
+/**
+ * nds32 (Andes), ELF32, RELA, little- (nds32le) and big-endian (nds32be) data; the port left
+ * Linux in 5.18 and no toolchain for it is at hand, so every fact here comes from published
+ * sources, cited where it is used. The kernel builds with {@code -mcmodel=large}, and with
+ * {@code -malways-save-lp -mno-relax} when tracing ({@code arch/nds32/Makefile}, Linux 5.17), so
+ * gcc's {@code -pg} call to {@code _mcount} (PROFILE_HOOK in gcc's {@code config/nds32/nds32.h})
+ * is the 12-byte {@code sethi $r15 / ori $r15,$r15 / jral $lp,$r15} (nds32.md *call_immediate:
+ * "bal" under TARGET_CMODEL_LARGE, length 12), recorded at the sethi like recordmcount.pl does.
+ */
+public final class Nds32Backend implements ArchBackend {
+
+    static final int EM_NDS32 = 167;
+
+    /** recordmcount.pl's nds32 regex: {@code R_NDS32_HI20_RELA\s+_mcount$}. */
+    private static final Set<String> HOOKS = Set.of("_mcount");
+
+    @Override
+    public String name() {
+        return "nds32";
+    }
+
+    /** ELF32 only: the ABI defines no 64-bit nds32 class. */
+    @Override
+    public boolean supports(ElfTarget target) {
+        return target.machine() == EM_NDS32 && target.elfClass() == ElfClass.ELF32;
+    }
+
+    /** The binutils target names, elf32-nds32le and elf32-nds32be. */
+    @Override
+    public String machineName(ElfTarget target) {
+        return target.endian() == Endian.BIG ? "nds32be" : "nds32le";
+    }
+
+    @Override
+    public Set<String> hookNames(ElfTarget target) {
+        return HOOKS;
+    }
+
+    @Override
+    public Recognition recognize(HookReference ref) {
+        Relocation r = ref.relocation();
+        int type = r.type();
+        String name = relocationName(ref.target(), type);
+        if (Nds32Relocations.isRelaxationHint(type)) {
+            return Recognition.partOfSite();
+        }
+        long at = r.offset();
+        if (at % Nds32Instructions.SHORT_LENGTH != 0) {
+            return Recognition.rejected("not a call: " + name + " at an odd offset");
+        }
+        return switch (type) {
+            case R_NDS32_HI20_RELA -> longCall(ref, name, at);
+            case R_NDS32_LO12S0_ORI_RELA -> oriOfLongCall(ref, name, at);
+            case R_NDS32_25_PCREL_RELA -> jal(ref, name, at);
+            default -> Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        };
+    }
+
+    /** The sethi of {@code sethi $ta / ori $ta,$ta / jral $lp,$ta}: the kernel's 12-byte site. */
+    private static Recognition longCall(HookReference ref, String name, long at) {
+        if (!ref.inSection(at, Nds32Instructions.LENGTH)) {
+            return Recognition.rejected("not a call: " + name + " on a truncated instruction");
+        }
+        ByteBuffer code = ref.code();
+        int offset = (int) at;
+        int sethi = Nds32Instructions.word(code, offset);
+        if (!Nds32Instructions.isSethiTa(sethi)) {
+            return Recognition.rejected(String.format("not a call: %s on the word %08x, which is not sethi $ta",
+                    name, sethi));
+        }
+        if (Nds32Instructions.isLongCall(code, offset)) {
+            return Recognition.site(at, Nds32Encodings.SITE_LENGTH);
+        }
+        int ori = offset + Nds32Instructions.LENGTH;
+        int last = ori + Nds32Instructions.LENGTH;
+        if (Nds32Instructions.hasWord(code, ori) && Nds32Instructions.isOriTaTa(Nds32Instructions.word(code, ori))
+                && last + Nds32Instructions.SHORT_LENGTH <= code.limit()) {
+            if (Nds32Instructions.hasWord(code, last)
+                    && Nds32Instructions.word(code, last) == Nds32Instructions.JR_TA) {
+                return Recognition.rejected("not a call: sethi/ori/jr is a jump to the hook (a tail call)");
+            }
+            if (Nds32Instructions.half(code, last) == Nds32Instructions.JRAL5_TA) {
+                return Recognition.rejected("sethi/ori/jral5 is a 10-byte call; the kernel patches only the"
+                        + " 12-byte sethi/ori/jral (build without 16-bit instructions)");
+            }
+        }
+        return Recognition.rejected("not a call: " + name + " loads the hook's address (no ori/jral $lp, $ta"
+                + " follows the sethi)");
+    }
+
+    /**
+     * The ori after a {@code sethi $ta} is judged with it: the sethi's HI20_RELA says whether the
+     * pair is a call. Anywhere else the ori takes the hook's address.
+     */
+    private static Recognition oriOfLongCall(HookReference ref, String name, long at) {
+        ByteBuffer code = ref.code();
+        int sethi = (int) at - Nds32Instructions.LENGTH;
+        if (Nds32Instructions.hasWord(code, sethi) && Nds32Instructions.hasWord(code, (int) at)
+                && Nds32Instructions.isSethiTa(Nds32Instructions.word(code, sethi))
+                && Nds32Instructions.isOriTaTa(Nds32Instructions.word(code, (int) at))) {
+            return Recognition.partOfSite();
+        }
+        return Recognition.rejected("not a call: " + name + " not on the ori of a sethi $ta/ori $ta pair (uses"
+                + " the hook's address)");
+    }
+
+    /**
+     * {@code jal _mcount}: in a linked image, what relaxation left of the sequence
+     * ({@code bfd/elf32-nds32.c}, nds32_elf_relax_longcall1/4 write INSN_JAL with
+     * R_NDS32_25_PCREL_RELA); in an object, gcc's small-model call, which the kernel cannot patch.
+     */
+    private static Recognition jal(HookReference ref, String name, long at) {
+        if (!ref.inSection(at, Nds32Instructions.LENGTH)) {
+            return Recognition.rejected("not a call: " + name + " on a truncated instruction");
+        }
+        int word = Nds32Instructions.word(ref.code(), (int) at);
+        if (Nds32Instructions.isJ(word)) {
+            return Recognition.rejected("not a call: " + name + " on j, a jump to the hook (a tail call)");
+        }
+        if (!Nds32Instructions.isJal(word)) {
+            return Recognition.rejected(String.format("not a call: %s on the word %08x, which is not a jal", name,
+                    word));
+        }
+        if (!ref.linked()) {
+            return Recognition.rejected("a 4-byte jal to the hook (gcc's default code model): the nds32 kernel"
+                    + " patches only the 12-byte sethi/ori/jral of -mcmodel=large");
+        }
+        return Recognition.site(at, Nds32Encodings.RELAXED_LENGTH);
+    }
+
+    @Override
+    public PatchEncodings encodings(ElfTarget target) {
+        return Nds32Encodings.INSTANCE;
+    }
+
+    /** recordmcount.pl emits {@code .long}, which gas relocates with R_NDS32_32_RELA. */
+    @Override
+    public int tableRelocationType(ElfTarget target) {
+        return R_NDS32_32_RELA;
+    }
+
+    @Override
+    public int noneRelocationType(ElfTarget target) {
+        return R_NDS32_NONE;
+    }
+
+    @Override
+    public String relocationName(ElfTarget target, int type) {
+        return Nds32Relocations.name(type);
+    }
+
+    /**
+     * Only an enabled R_NDS32_RELAX_ENTRY lets ld relax a section: bfd's nds32_elf_relax_section
+     * returns at once without one, or when its addend carries the disable flag (as with
+     * {@code -mno-relax}); the LONGCALL and other hints do nothing on their own.
+     */
+    @Override
+    public boolean allowsRelaxation(ElfTarget target, Relocation relocation) {
+        return relocation.type() == R_NDS32_RELAX_ENTRY
+                && (relocation.addend() & Nds32Relocations.RELAX_ENTRY_DISABLE_RELAX_FLAG) == 0;
+    }
+
+    /**
+     * The nds32 maintainers proposed a weak {@code _mcount}: bfd relaxes no long call whose
+     * target is undefined ({@code foff == 0} in nds32_elf_relax_longcall1/4), so only a weak,
+     * still undefined hook keeps its 12-byte calls.
+     */
+    @Override
+    public boolean hookShouldBeWeak(ElfTarget target) {
+        return true;
+    }
+
+    /** Walks the function instruction by instruction (16- and 32-bit) for calls to the hook. */
+    @Override
+    public List<Recognition.Site> decodeCalls(ElfTarget target, ByteBuffer code, long codeAddress, long hookAddress) {
+        List<Recognition.Site> sites = new ArrayList<>();
+        int at = 0;
+        while (at + Nds32Instructions.SHORT_LENGTH <= code.limit()) {
+            int length = callLength(code, at, codeAddress, hookAddress);
+            if (length > 0) {
+                sites.add(new Recognition.Site(at, length));
+                at += length;
+            } else {
+                at += Nds32Instructions.lengthAt(code, at);
+            }
+        }
+        return sites;
+    }
+
+    @Override
+    public SiteState classify(ElfTarget target, ByteBuffer code, int offset, long codeAddress, long hookAddress) {
+        if (offset < 0 || offset % Nds32Instructions.SHORT_LENGTH != 0 || !Nds32Instructions.hasWord(code, offset)) {
+            return SiteState.OTHER;
+        }
+        if (Nds32Instructions.word(code, offset) == Nds32Instructions.NOP) {
+            return SiteState.NOP;
+        }
+        return callLength(code, offset, codeAddress, hookAddress) > 0 ? SiteState.CALL : SiteState.OTHER;
+    }
+
+    @Override
+    public int nopLength(ElfTarget target, ByteBuffer code, int offset) {
+        if (Nds32Instructions.hasWord(code, offset) && Nds32Instructions.word(code, offset) == Nds32Instructions.NOP) {
+            return Nds32Instructions.LENGTH;
+        }
+        if (offset >= 0 && offset + Nds32Instructions.SHORT_LENGTH <= code.limit()
+                && Nds32Instructions.half(code, offset) == Nds32Instructions.NOP16) {
+            return Nds32Instructions.SHORT_LENGTH;
+        }
+        return 0;
+    }
+
+    /**
+     * Length of the call to {@code hookAddress} at {@code at} (a {@code jal}, or the sequence
+     * loading the hook into $ta), or 0. A negative hook address accepts any target.
+     */
+    private static int callLength(ByteBuffer code, int at, long codeAddress, long hookAddress) {
+        if (!Nds32Instructions.hasWord(code, at)) {
+            return 0;
+        }
+        int word = Nds32Instructions.word(code, at);
+        if (Nds32Instructions.isJal(word)
+                && (hookAddress < 0 || Nds32Instructions.jalTarget(word, codeAddress + at) == hookAddress)) {
+            return Nds32Encodings.RELAXED_LENGTH;
+        }
+        if (Nds32Instructions.isLongCall(code, at) && (hookAddress < 0 || Nds32Instructions.loadedAddress(word,
+                Nds32Instructions.word(code, at + Nds32Instructions.LENGTH)) == hookAddress)) {
+            return Nds32Encodings.SITE_LENGTH;
+        }
+        return 0;
+    }
+}

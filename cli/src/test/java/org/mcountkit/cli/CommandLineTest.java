@@ -1,0 +1,378 @@
+package org.mcountkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.testkit.Command;
+import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.Objdump;
+import org.mcountkit.core.testkit.ReferenceRecordMcount;
+import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.core.testkit.Toolchain;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * The command line as README.md documents it, on objects gcc compiles: {@code record -w},
+ * {@code --strict}, the {@code list --json} schema, help, version, usage errors and exit codes.
+ */
+class CommandLineTest {
+
+    /** Traced calls, one in .noinstr.text (not traced), and the hook's address taken (a warning). */
+    private static final String SOURCE = """
+            extern int ext(int);
+            extern void __fentry__(void);
+            static __attribute__((noinline)) int s_other(int x) { return ext(x) + 1; }
+            int g_func(int x) { return s_other(x) * 2; }
+            __attribute__((section(".noinstr.text"))) int noinstr_func(int x) { return ext(x * 3); }
+            int g2(int x) { return g_func(x) + noinstr_func(x); }
+            """;
+    private static final String HOOK_ADDRESS = "void *hook_address(void) { return (void *)__fentry__; }\n";
+
+    @TempDir
+    Path dir;
+
+    private Path source;
+
+    /** Captured output of one run. */
+    record Run(int exitCode, String out, String err) {
+    }
+
+    @BeforeEach
+    void writeSource() {
+        source = Samples.write(dir, "t.c", SOURCE + HOOK_ADDRESS);
+    }
+
+    @Test
+    void recordDashWNamesEachUntracedSectionAndMatchesTheCToolByteForByte() throws IOException {
+        Path clean = Samples.write(dir, "clean.c", SOURCE);
+        Path object = Toolchain.X86_64.compile(clean, dir.resolve("w.o"), "-pg", "-mfentry");
+        Path reference = Files.copy(object, dir.resolve("reference.o"));
+        Path quiet = Files.copy(object, dir.resolve("quiet.o"));
+        Command.Result c = ReferenceRecordMcount.run(dir, "-w", reference.toString());
+        assertEquals(new Run(0, "Section .noinstr.text has mcount callers being ignored\n", ""),
+                new Run(c.exitCode(), c.stdout(), c.stderr()), "the C tool");
+
+        Run run = run("record", "-w", object.toString());
+
+        assertEquals(new Run(0, c.stdout(), ""), run);
+        assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(object),
+                "the untraced call is the C tool's NOP with an R_X86_64_NONE relocation, byte for byte");
+        assertEquals(new Run(0, "", ""), run("record", quiet.toString()), "without -w nothing is printed");
+        assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(quiet), "the same NOP without -w");
+    }
+
+    @Test
+    void strictFailsAFileWithWarningsAndLeavesItUnchanged() throws IOException {
+        Path object = Toolchain.X86_64.compile(source, dir.resolve("s.o"), "-pg", "-mfentry");
+        byte[] before = Files.readAllBytes(object);
+        String warning = "mcountkit: " + object + ": warning: .text+0x";
+
+        Run strict = run("record", "--strict", object.toString());
+
+        assertEquals(1, strict.exitCode(), strict.err());
+        assertEquals("", strict.out());
+        List<String> lines = strict.err().lines().toList();
+        assertEquals(2, lines.size(), strict.err());
+        assertTrue(lines.get(0).startsWith(warning) && lines.get(0).endsWith(
+                ": reference to __fentry__ not recorded: not a call: R_X86_64_32 reference"), lines.get(0));
+        assertEquals("mcountkit: " + object + ": --strict: 1 warning; file left unchanged", lines.get(1));
+        assertArrayEquals(before, Files.readAllBytes(object));
+        assertEquals(new Run(1, "", lines.get(1) + "\n"), run("record", "--strict", "-q", object.toString()),
+                "-q keeps the error only");
+        assertArrayEquals(before, Files.readAllBytes(object));
+
+        Run lenient = run("record", object.toString());
+
+        assertEquals(new Run(0, "", lines.get(0) + "\n"), lenient, "a warning alone does not fail the file");
+        assertFalse(Arrays.equals(before, Files.readAllBytes(object)), "recorded");
+        Path clean = Toolchain.X86_64.compile(Samples.write(dir, "clean.c", SOURCE), dir.resolve("clean.o"), "-pg",
+                "-mfentry");
+        assertEquals(new Run(0, "", ""), run("record", "--strict", clean.toString()));
+    }
+
+    /**
+     * Every field of README's JSON example, with the documented types and values, on an object
+     * (sites checked against gcc's own table) and on a linked image (which adds {@code address}).
+     */
+    @Test
+    void listJsonHasExactlyTheFieldsReadmeDocuments() throws IOException {
+        JsonNode documented = new ObjectMapper().readTree(readmeJsonExample()).get(0);
+        Set<String> fileFields = fieldNames(documented);
+        Set<String> siteFields = fieldNames(documented.get("sites").get(0));
+        Set<String> diagnosticFields = fieldNames(documented.get("diagnostics").get(0));
+        assertEquals(List.of("file", "machine", "elfClass", "byteOrder", "sites", "diagnostics"),
+                List.copyOf(fileFields), "the issue's schema");
+        assertEquals(Set.of("section", "offset", "length", "function", "hook", "source"), siteFields);
+        assertEquals(Set.of("severity", "section", "offset", "message"), diagnosticFields);
+        String readme = readme();
+        String explained = readme.substring(readme.indexOf("```", readme.indexOf("```json")) + 3,
+                readme.indexOf("\n## ", readme.indexOf("```json")));
+        for (String field : List.of("offset", "length", "function", "hook", "address", "source", "severity",
+                "section")) {
+            assertTrue(explained.contains("`" + field + "`"), "README explains `" + field + "`: " + explained);
+        }
+        Path object = Toolchain.X86_64.compile(source, dir.resolve("j.o"), "-pg", "-mfentry");
+        Path withTable = Toolchain.X86_64.compile(source, dir.resolve("gcc.o"), "-pg", "-mfentry", "-mrecord-mcount");
+        Path image = linkedImage();
+        Path i386 = Toolchain.I386.compile(source, dir.resolve("i386.o"), "-pg");
+
+        Run run = run("list", "--json", object.toString(), image.toString(), i386.toString());
+
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("", run.err(), "--json prints diagnostics in the JSON only");
+        JsonNode files = new ObjectMapper().readTree(run.out());
+        assertEquals(3, files.size());
+        for (JsonNode file : files) {
+            assertEquals(fileFields, fieldNames(file), file.toString());
+            assertTrue(file.get("elfClass").asText().matches("ELF32|ELF64"), file.toString());
+            assertTrue(file.get("byteOrder").asText().matches("little|big"), file.toString());
+            boolean linked = file.get("file").asText().equals(image.toString());
+            for (JsonNode site : file.get("sites")) {
+                Set<String> expected = new LinkedHashSet<>(siteFields);
+                if (linked) {
+                    expected.add("address");
+                    assertTrue(site.get("address").isIntegralNumber(), site.toString());
+                }
+                assertEquals(expected, fieldNames(site), site.toString());
+                assertTrue(site.get("section").isTextual() && site.get("offset").isIntegralNumber()
+                        && site.get("length").isIntegralNumber(), site.toString());
+                assertTrue(site.get("function").isTextual() || site.get("function").isNull(), site.toString());
+                assertTrue(site.get("hook").isTextual() || site.get("hook").isNull(), site.toString());
+                assertTrue(site.get("source").asText().matches("relocation|mcount_loc|patchable_function_entries"
+                        + "|decoded"), site.toString());
+            }
+            for (JsonNode d : file.get("diagnostics")) {
+                assertEquals(diagnosticFields, fieldNames(d), d.toString());
+                assertTrue(d.get("severity").asText().matches("note|warning|error"), d.toString());
+                assertTrue(d.get("section").isTextual() || d.get("section").isNull(), d.toString());
+                assertTrue(d.get("offset").isIntegralNumber() || d.get("offset").isNull(), d.toString());
+                assertTrue(d.get("message").isTextual(), d.toString());
+            }
+        }
+
+        JsonNode x86 = files.get(0);
+        assertEquals(List.of(object.toString(), "x86_64", "ELF64", "little"), List.of(x86.get("file").asText(),
+                x86.get("machine").asText(), x86.get("elfClass").asText(), x86.get("byteOrder").asText()));
+        List<String> gcc = new ArrayList<>();
+        for (TableOracle.Entry e : TableOracle.entries(withTable, "__mcount_loc")) {
+            if (!e.section().equals(".noinstr.text")) {
+                gcc.add(e.section() + "+" + e.offset() + " " + functionAt(withTable, e) + " __fentry__ relocation");
+            }
+        }
+        List<String> listed = new ArrayList<>();
+        for (JsonNode s : x86.get("sites")) {
+            assertEquals(5, s.get("length").asInt());
+            listed.add(s.get("section").asText() + "+" + s.get("offset").asLong() + " " + s.get("function").asText()
+                    + " " + s.get("hook").asText() + " " + s.get("source").asText());
+        }
+        assertEquals(gcc.stream().sorted().toList(), listed.stream().sorted().toList(), "the sites gcc records");
+        List<JsonNode> warnings = elements(x86.get("diagnostics")).stream()
+                .filter(d -> d.get("severity").asText().equals("warning")).toList();
+        assertEquals(1, warnings.size(), x86.toString());
+        assertEquals(".text", warnings.get(0).get("section").asText());
+        List<Long> addressLoads = new Objdump(Toolchain.X86_64).relocations(object, ".text").stream()
+                .filter(r -> r.type().equals("R_X86_64_32") && r.symbol().equals("__fentry__"))
+                .map(Objdump.RelocationLine::offset).toList();
+        assertEquals(addressLoads, List.of(warnings.get(0).get("offset").asLong()), "the relocation's offset");
+        assertEquals("reference to __fentry__ not recorded: not a call: R_X86_64_32 reference",
+                warnings.get(0).get("message").asText(), "the address taken: its reason in the JSON");
+        assertTrue(elements(x86.get("diagnostics")).stream().anyMatch(d -> d.get("severity").asText().equals("note")
+                && d.get("section").asText().equals(".noinstr.text") && d.get("offset").isNull()),
+                "a section-wide note has a null offset: " + x86);
+
+        JsonNode linked = files.get(1);
+        List<Long> words = TableOracle.addresses(image, "__mcount_loc");
+        List<Long> addresses = new ArrayList<>();
+        for (JsonNode s : linked.get("sites")) {
+            assertEquals("mcount_loc", s.get("source").asText());
+            assertTrue(s.get("hook").isNull(), "a table does not say what the site calls");
+            addresses.add(s.get("address").asLong());
+        }
+        assertEquals(words, addresses);
+        assertEquals(List.of("i386", "ELF32", "little"), List.of(files.get(2).get("machine").asText(),
+                files.get(2).get("elfClass").asText(), files.get(2).get("byteOrder").asText()));
+    }
+
+    /** Each command's --help names every option it takes, and README's command line names them too. */
+    @ParameterizedTest
+    @ValueSource(strings = {"record", "list"})
+    void helpAndReadmeNameEveryOption(String command) {
+        Run help = run(command, "--help");
+        assertEquals(0, help.exitCode());
+        assertEquals("", help.err());
+        assertTrue(help.out().startsWith("Usage: mcountkit " + command + " "), help.out());
+        String usage = readmeUsageLine(command);
+        CommandLine.Model.CommandSpec spec = new CommandLine(new Main()).getSubcommands().get(command)
+                .getCommandSpec();
+        assertTrue(spec.options().size() >= 7, "options: " + spec.options());
+        for (OptionSpec option : spec.options()) {
+            for (String name : option.names()) {
+                assertTrue(Pattern.compile("(^|[\\s,\\[])" + Pattern.quote(name) + "\\b").matcher(help.out()).find(),
+                        command + " --help names " + name + ":\n" + help.out());
+            }
+            if (!option.usageHelp() && !option.versionHelp()) {
+                assertTrue(Arrays.stream(option.names()).anyMatch(n -> usage.contains("[" + n)
+                        || usage.contains("|" + n)), "README's line for " + command + " names "
+                        + option.longestName() + ": " + usage);
+            }
+        }
+        Matcher documented = Pattern.compile("\\[(-[-\\w]+)").matcher(usage);
+        while (documented.find()) {
+            assertTrue(spec.findOption(documented.group(1)) != null, "README documents " + documented.group(1)
+                    + ", which " + command + " does not take");
+        }
+        String general = readmeUsageLine("--help");
+        assertTrue(general.contains("COMMAND --help") && general.contains("COMMAND --version"), general);
+    }
+
+    @Test
+    void topLevelHelpNamesTheCommandsAndItsOptions() {
+        Run help = run("--help");
+        assertEquals(0, help.exitCode());
+        for (String word : List.of("record", "list", "-h, --help", "-V, --version")) {
+            assertTrue(help.out().contains(word), word + " in:\n" + help.out());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--version", "-V", "record --version", "list -V"})
+    void versionIsTheProjectVersion(String arguments) {
+        Run run = run(arguments.split(" "));
+        assertEquals(0, run.exitCode());
+        assertEquals("", run.err());
+        assertTrue(run.out().matches("mcountkit \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n"), run.out());
+    }
+
+    @Test
+    void unknownOptionIsAUsageErrorWithTheUsage() throws IOException {
+        Path object = Toolchain.X86_64.compile(source, dir.resolve("u.o"), "-pg", "-mfentry");
+        byte[] before = Files.readAllBytes(object);
+        for (String command : List.of("record", "list")) {
+            Run run = run(command, "--no-such-option", object.toString());
+            assertEquals(2, run.exitCode(), run.err());
+            assertEquals("", run.out());
+            assertTrue(run.err().startsWith("Unknown option: '--no-such-option'\nUsage: mcountkit " + command + " "),
+                    run.err());
+            assertTrue(run.err().contains("FILE..."), run.err());
+        }
+        assertArrayEquals(before, Files.readAllBytes(object));
+        Run none = run();
+        assertEquals(2, none.exitCode());
+        assertTrue(none.err().startsWith("a command is required\nUsage: mcountkit "), none.err());
+    }
+
+    /** A missing file is one line and exit 1; the other files are still done. */
+    @Test
+    void nonexistentFileAmongGoodOnes() throws IOException {
+        Path object = Toolchain.X86_64.compile(source, dir.resolve("g.o"), "-pg", "-mfentry");
+        Path missing = dir.resolve("missing.o");
+
+        Run list = run("list", "-q", missing.toString(), object.toString());
+
+        assertEquals(1, list.exitCode());
+        assertEquals("mcountkit: " + missing + ": no such file\n", list.err());
+        assertTrue(list.out().startsWith(object + ": .text+0x"), list.out());
+
+        Run record = run("record", "-q", object.toString(), missing.toString());
+
+        assertEquals(new Run(1, "", "mcountkit: " + missing + ": no such file\n"), record);
+        assertTrue(TableOracle.entries(object, "__mcount_loc").size() >= 3, "the good file was recorded");
+    }
+
+    /** README's exit-status sentence states the codes the tests above observe. */
+    @Test
+    void readmeDocumentsTheExitCodes() {
+        String text = readme().replaceAll("\\s+", " ");
+        assertTrue(text.contains("Exit status: 0 when every file is fine (warnings alone do not fail a file unless"
+                + " `--strict` is given), 1 when any file could not be read or written or had an error, 2 for usage"
+                + " errors"), "README's exit status");
+    }
+
+    private Path linkedImage() {
+        Path program = Samples.write(dir, "prog.c", "int f(int x) { return x + 1; }\n"
+                + "int main(void) { return f(2); }\n");
+        Path image = dir.resolve("prog");
+        Command.check(dir, Toolchain.X86_64.tool("gcc"), "-no-pie", "-O2", "-pg", "-mrecord-mcount",
+                program.toString(), "-o", image.toString());
+        return image;
+    }
+
+    private static String functionAt(Path object, TableOracle.Entry entry) {
+        JelfElfFile elf = new JelfElfFile(object);
+        for (Symbol s : elf.symbols()) {
+            if (s.isFunction() && s.isInSection() && elf.section(s.sectionIndex()).name().equals(entry.section())
+                    && s.value() <= entry.offset() && entry.offset() < s.value() + s.size()) {
+                long delta = entry.offset() - s.value();
+                return delta == 0 ? s.name() : s.name() + "+0x" + Long.toHexString(delta);
+            }
+        }
+        throw new AssertionError("no function at " + entry);
+    }
+
+    private static Set<String> fieldNames(JsonNode node) {
+        Set<String> names = new LinkedHashSet<>();
+        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+        fields.forEachRemaining(e -> names.add(e.getKey()));
+        return names;
+    }
+
+    private static String readme() {
+        try {
+            return Files.readString(Samples.root().resolve("README.md"));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String readmeJsonExample() {
+        String readme = readme();
+        int heading = readme.indexOf("### JSON schema (`list --json`)");
+        int start = readme.indexOf("```json\n", heading) + "```json\n".length();
+        return readme.substring(start, readme.indexOf("```", start));
+    }
+
+    /** The line of README's command-line block that starts {@code bin/mcountkit WORD}. */
+    private static String readmeUsageLine(String word) {
+        return readme().lines().filter(l -> l.startsWith("bin/mcountkit " + word + " ")).findFirst()
+                .orElseThrow(() -> new AssertionError("README has no line for bin/mcountkit " + word));
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static List<JsonNode> elements(JsonNode array) {
+        List<JsonNode> list = new ArrayList<>();
+        array.forEach(list::add);
+        return list;
+    }
+}
