@@ -89,6 +89,15 @@ public interface ArchBackend {
     }
 
     /**
+     * Length in bytes of the site at {@code offset} of linked code, judged from its bytes: the
+     * call or NOP there may be longer than {@link PatchEncodings#siteLength()} when the linker
+     * relaxed a longer call form. The default is {@link PatchEncodings#siteLength()}.
+     */
+    default int siteLength(ElfTarget target, ByteBuffer code, int offset) {
+        return encodings(target).siteLength();
+    }
+
+    /**
      * Length of the NOP instruction at {@code offset} of {@code code}, or 0 when there is none;
      * used to measure the NOP pads of {@code -fpatchable-function-entry}.
      */

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -142,6 +143,31 @@ class PatchCommandTest {
         if (m.runsHere) {
             assertEquals(0, Command.run(dir, List.of(image.toString())).exitCode());
         }
+    }
+
+    /** An x86_64 PIE: ld turned the GOT calls into 6-byte addr32 calls, which patch handles whole. */
+    @Test
+    void aPieRunsWithItsSixByteSitesNopedAndIsGivenBackByteForByte() throws IOException {
+        Machine m = Machine.X86_64;
+        Path object = m.compile(dir, "pie", Machine.PROGRAM, "-fPIE", "-mrecord-mcount");
+        Path image = dir.resolve("pie");
+        Command.check(dir, m.toolchain.tool("gcc"), "-pie", object.toString(), m.hookObject(dir).toString(), "-o",
+                image.toString());
+        List<Long> sites = TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList();
+        Path patched = Files.copy(image, dir.resolve("patched"));
+
+        CliRun verify = CliRun.of("verify", image.toString());
+        CliRun nop = CliRun.of("patch", "--nop", patched.toString());
+
+        assertEquals(0, verify.exitCode(), verify.out());
+        assertEquals(patched + ": 4 patched, 0 unchanged, 0 skipped\n", nop.out());
+        for (long site : sites) {
+            assertEquals("nopw   0x0(%rax,%rax,1)", m.textAt(patched, site));
+        }
+        assertEquals("sum 41\n", Command.check(dir, patched.toString()).stdout());
+        assertEquals(0, CliRun.of("verify", patched.toString()).exitCode());
+        assertEquals(0, CliRun.of("patch", "--call", patched.toString()).exitCode());
+        assertEquals(-1, Files.mismatch(image, patched));
     }
 
     private Path recordedImage(Machine m) {

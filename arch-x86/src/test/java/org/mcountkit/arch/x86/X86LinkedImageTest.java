@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,6 +120,50 @@ class X86LinkedImageTest {
         assertTrue(others > 20, "instructions checked: " + others);
         assertFalse(backend.decodeCalls(elf.target(), bytes, text.address(), symbol(elf, "__fentry__").value())
                 .iterator().hasNext(), "no call left after -mnop-mcount");
+    }
+
+    /**
+     * A PIE calls the hook through the GOT ({@code ff 15}); ld, finding the hook defined, rewrites
+     * each into the 6-byte {@code addr32 call} objdump shows. Those are the sites, at the prefix,
+     * as gcc's -mrecord-mcount table says; patch's 6-byte NOP is a NOP and its 6-byte call the
+     * linker's bytes.
+     */
+    @Test
+    void aPieCallsTheHookWithSixByteAddr32CallsWhichAreTheSites() {
+        Path object = Toolchain.X86_64.compile(Samples.write(dir, "prog.c", PROGRAM), dir.resolve("pie.o"), "-fPIE",
+                "-pg", "-mfentry", "-mrecord-mcount");
+        Path hook = dir.resolve("fentry.o");
+        Command.check(dir, Toolchain.X86_64.tool("gcc"), "-c", Samples.write(dir, "fentry.S", FENTRY).toString(),
+                "-o", hook.toString());
+        Path prog = dir.resolve("pie");
+        Command.check(dir, Toolchain.X86_64.tool("gcc"), "-pie", object.toString(), hook.toString(), "-o",
+                prog.toString());
+        JelfElfFile elf = new JelfElfFile(prog);
+        long fentry = symbol(elf, "__fentry__").value();
+        Section text = elf.sections().stream().filter(s -> s.name().equals(".text")).findFirst().orElseThrow();
+        ByteBuffer bytes = elf.bytes(text);
+        List<Long> objdump = X86Disassembly.of(Toolchain.X86_64, prog).instructions().stream()
+                .filter(i -> i.text().matches("addr32 call\\s+[0-9a-f]+ <__fentry__>"))
+                .map(X86Disassembly.Instruction::offset).sorted().toList();
+
+        List<Recognition.Site> sites = backend.decodeCalls(elf.target(), bytes, text.address(), fentry);
+
+        assertEquals(4, objdump.size(), objdump.toString());
+        assertEquals(objdump, sites.stream().map(s -> text.address() + s.offset()).toList());
+        assertEquals(objdump, TableOracle.addresses(prog, "__mcount_loc").stream().sorted().toList());
+        for (Recognition.Site site : sites) {
+            int at = (int) site.offset();
+            assertEquals(6, site.length());
+            assertEquals(6, backend.siteLength(elf.target(), bytes, at));
+            assertEquals(SiteState.CALL, backend.classify(elf.target(), bytes, at, text.address(), fentry));
+            byte[] linked = new byte[6];
+            bytes.get(at, linked);
+            assertEquals(HexFormat.of().formatHex(linked), HexFormat.of().formatHex(
+                    backend.encodings(elf.target()).call(text.address() + at, fentry, 6)));
+            ByteBuffer nop = ByteBuffer.wrap(backend.encodings(elf.target()).nop(6));
+            assertEquals(SiteState.NOP, backend.classify(elf.target(), nop, 0, 0, fentry));
+            assertEquals(6, backend.siteLength(elf.target(), nop, 0));
+        }
     }
 
     /** prog.c compiled with {@code flags}, linked -no-pie with glibc and the assembly hook. */

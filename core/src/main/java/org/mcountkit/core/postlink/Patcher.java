@@ -146,17 +146,17 @@ public final class Patcher {
                 patchableEntry(site, bytes, offset);
                 return;
             }
-            int length = encodings.siteLength();
-            if (site.length() != length) {
-                skipped++;
-                diagnostics.add(Diagnostic.at(Severity.NOTE, site.section(), site.offset(), "a " + site.length()
-                        + "-byte site (not the " + length + "-byte call this backend patches): skipped"));
+            // The bytes decide the length: a linker may have left a longer call form than the table says.
+            int length = backend.siteLength(target, bytes, offset);
+            if (offset + length > bytes.limit()) {
+                refused.add(new PatchResult.Refusal(site.section(), site.offset(), site.address(), site.function(),
+                        "(past the end of " + site.section() + ")", expected(site.address())));
                 return;
             }
             byte[] wanted;
             try {
                 wanted = options.mode() == Mode.NOP ? encodings.nop(length)
-                        : encodings.call(site.address(), callTarget);
+                        : encodings.call(site.address(), callTarget, length);
             } catch (EncodingException e) {
                 throw new InputException(site.section() + "+0x" + Long.toHexString(site.offset()) + ": "
                         + e.getMessage());

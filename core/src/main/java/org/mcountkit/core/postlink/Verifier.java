@@ -163,7 +163,7 @@ public final class Verifier {
             long offset = address - code.address();
             ByteBuffer bytes = file.bytes(code);
             String function = functions.describe(code.index(), offset, false, code.address());
-            String foundBytes = hex(bytes, (int) offset, encodings.siteLength());
+            String foundBytes = hex(bytes, (int) offset, backend.siteLength(target, bytes, (int) offset));
             if (!TracedSections.isTraced(code.name())) {
                 findings.add(new Verification.Finding(table, at, address, function, foundBytes, expected(address),
                         "in " + code.name() + ", a section that is not traced"));
