@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,10 +57,6 @@ class CommandLineTest {
 
     private Path source;
 
-    /** Captured output of one run. */
-    record Run(int exitCode, String out, String err) {
-    }
-
     @BeforeEach
     void writeSource() {
         source = Samples.write(dir, "t.c", SOURCE + HOOK_ADDRESS);
@@ -75,15 +69,15 @@ class CommandLineTest {
         Path reference = Files.copy(object, dir.resolve("reference.o"));
         Path quiet = Files.copy(object, dir.resolve("quiet.o"));
         Command.Result c = ReferenceRecordMcount.run(dir, "-w", reference.toString());
-        assertEquals(new Run(0, "Section .noinstr.text has mcount callers being ignored\n", ""),
-                new Run(c.exitCode(), c.stdout(), c.stderr()), "the C tool");
+        assertEquals(new CliRun(0, "Section .noinstr.text has mcount callers being ignored\n", ""),
+                new CliRun(c.exitCode(), c.stdout(), c.stderr()), "the C tool");
 
-        Run run = run("record", "-w", object.toString());
+        CliRun run = CliRun.of("record", "-w", object.toString());
 
-        assertEquals(new Run(0, c.stdout(), ""), run);
+        assertEquals(new CliRun(0, c.stdout(), ""), run);
         assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(object),
                 "the untraced call is the C tool's NOP with an R_X86_64_NONE relocation, byte for byte");
-        assertEquals(new Run(0, "", ""), run("record", quiet.toString()), "without -w nothing is printed");
+        assertEquals(new CliRun(0, "", ""), CliRun.of("record", quiet.toString()), "without -w nothing is printed");
         assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(quiet), "the same NOP without -w");
     }
 
@@ -93,7 +87,7 @@ class CommandLineTest {
         byte[] before = Files.readAllBytes(object);
         String warning = "mcountkit: " + object + ": warning: .text+0x";
 
-        Run strict = run("record", "--strict", object.toString());
+        CliRun strict = CliRun.of("record", "--strict", object.toString());
 
         assertEquals(1, strict.exitCode(), strict.err());
         assertEquals("", strict.out());
@@ -103,17 +97,17 @@ class CommandLineTest {
                 ": reference to __fentry__ not recorded: not a call: R_X86_64_32 reference"), lines.get(0));
         assertEquals("mcountkit: " + object + ": --strict: 1 warning; file left unchanged", lines.get(1));
         assertArrayEquals(before, Files.readAllBytes(object));
-        assertEquals(new Run(1, "", lines.get(1) + "\n"), run("record", "--strict", "-q", object.toString()),
+        assertEquals(new CliRun(1, "", lines.get(1) + "\n"), CliRun.of("record", "--strict", "-q", object.toString()),
                 "-q keeps the error only");
         assertArrayEquals(before, Files.readAllBytes(object));
 
-        Run lenient = run("record", object.toString());
+        CliRun lenient = CliRun.of("record", object.toString());
 
-        assertEquals(new Run(0, "", lines.get(0) + "\n"), lenient, "a warning alone does not fail the file");
+        assertEquals(new CliRun(0, "", lines.get(0) + "\n"), lenient, "a warning alone does not fail the file");
         assertFalse(Arrays.equals(before, Files.readAllBytes(object)), "recorded");
         Path clean = Toolchain.X86_64.compile(Samples.write(dir, "clean.c", SOURCE), dir.resolve("clean.o"), "-pg",
                 "-mfentry");
-        assertEquals(new Run(0, "", ""), run("record", "--strict", clean.toString()));
+        assertEquals(new CliRun(0, "", ""), CliRun.of("record", "--strict", clean.toString()));
     }
 
     /**
@@ -142,7 +136,7 @@ class CommandLineTest {
         Path image = linkedImage();
         Path i386 = Toolchain.I386.compile(source, dir.resolve("i386.o"), "-pg");
 
-        Run run = run("list", "--json", object.toString(), image.toString(), i386.toString());
+        CliRun run = CliRun.of("list", "--json", object.toString(), image.toString(), i386.toString());
 
         assertEquals(0, run.exitCode(), run.err());
         assertEquals("", run.err(), "--json prints diagnostics in the JSON only");
@@ -223,7 +217,7 @@ class CommandLineTest {
     @ParameterizedTest
     @ValueSource(strings = {"record", "list", "table", "verify", "patch"})
     void helpAndReadmeNameEveryOption(String command) {
-        Run help = run(command, "--help");
+        CliRun help = CliRun.of(command, "--help");
         assertEquals(0, help.exitCode());
         assertEquals("", help.err());
         assertTrue(help.out().startsWith("Usage: mcountkit " + command + " "), help.out());
@@ -253,7 +247,7 @@ class CommandLineTest {
 
     @Test
     void topLevelHelpNamesTheCommandsAndItsOptions() {
-        Run help = run("--help");
+        CliRun help = CliRun.of("--help");
         assertEquals(0, help.exitCode());
         for (String word : List.of("record", "list", "-h, --help", "-V, --version")) {
             assertTrue(help.out().contains(word), word + " in:\n" + help.out());
@@ -263,7 +257,7 @@ class CommandLineTest {
     @ParameterizedTest
     @ValueSource(strings = {"--version", "-V", "record --version", "list -V"})
     void versionIsTheProjectVersion(String arguments) {
-        Run run = run(arguments.split(" "));
+        CliRun run = CliRun.of(arguments.split(" "));
         assertEquals(0, run.exitCode());
         assertEquals("", run.err());
         assertTrue(run.out().matches("mcountkit \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n"), run.out());
@@ -274,7 +268,7 @@ class CommandLineTest {
         Path object = Toolchain.X86_64.compile(source, dir.resolve("u.o"), "-pg", "-mfentry");
         byte[] before = Files.readAllBytes(object);
         for (String command : List.of("record", "list")) {
-            Run run = run(command, "--no-such-option", object.toString());
+            CliRun run = CliRun.of(command, "--no-such-option", object.toString());
             assertEquals(2, run.exitCode(), run.err());
             assertEquals("", run.out());
             assertTrue(run.err().startsWith("Unknown option: '--no-such-option'\nUsage: mcountkit " + command + " "),
@@ -282,7 +276,7 @@ class CommandLineTest {
             assertTrue(run.err().contains("FILE..."), run.err());
         }
         assertArrayEquals(before, Files.readAllBytes(object));
-        Run none = run();
+        CliRun none = CliRun.of();
         assertEquals(2, none.exitCode());
         assertTrue(none.err().startsWith("a command is required\nUsage: mcountkit "), none.err());
     }
@@ -293,15 +287,15 @@ class CommandLineTest {
         Path object = Toolchain.X86_64.compile(source, dir.resolve("g.o"), "-pg", "-mfentry");
         Path missing = dir.resolve("missing.o");
 
-        Run list = run("list", "-q", missing.toString(), object.toString());
+        CliRun list = CliRun.of("list", "-q", missing.toString(), object.toString());
 
         assertEquals(1, list.exitCode());
         assertEquals("mcountkit: " + missing + ": no such file\n", list.err());
         assertTrue(list.out().startsWith(object + ": .text+0x"), list.out());
 
-        Run record = run("record", "-q", object.toString(), missing.toString());
+        CliRun record = CliRun.of("record", "-q", object.toString(), missing.toString());
 
-        assertEquals(new Run(1, "", "mcountkit: " + missing + ": no such file\n"), record);
+        assertEquals(new CliRun(1, "", "mcountkit: " + missing + ": no such file\n"), record);
         assertTrue(TableOracle.entries(object, "__mcount_loc").size() >= 3, "the good file was recorded");
     }
 
@@ -361,13 +355,6 @@ class CommandLineTest {
     private static String readmeUsageLine(String word) {
         return readme().lines().filter(l -> l.startsWith("bin/mcountkit " + word + " ")).findFirst()
                 .orElseThrow(() -> new AssertionError("README has no line for bin/mcountkit " + word));
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(code, out.toString(), err.toString());
     }
 
     private static List<JsonNode> elements(JsonNode array) {
