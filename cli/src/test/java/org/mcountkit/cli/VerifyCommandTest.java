@@ -10,9 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Readelf;
 import org.mcountkit.core.testkit.TableOracle;
 
@@ -100,6 +102,34 @@ class VerifyCommandTest {
         assertTrue(lines.get(0).startsWith(String.format("%s: __mcount_loc+0x%x 0x%x ?: in no function symbol", image,
                 8 * table.indexOf(uncovered.get(0)), uncovered.get(0))), lines.get(0));
         assertEquals(image + ": 3 entries checked, 0 zero, 1 bad", lines.get(1));
+    }
+
+    /**
+     * A kernel image keeps its table inside {@code .init.data} between {@code __start_mcount_loc}
+     * and {@code __stop_mcount_loc}: objcopy makes such an image from a linked program (the table
+     * section renamed, the two symbols added), and verify reads exactly that range.
+     */
+    @Test
+    void aKernelStyleTableBetweenStartAndStopSymbolsIsRead() throws IOException {
+        Machine m = Machine.X86_64;
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+        assertEquals(0, CliRun.of("record", prog.toString()).exitCode());
+        Path image = m.link(dir, "image", prog, m.hookObject(dir));
+        long first = TableOracle.addresses(image, "__mcount_loc").get(0);
+        Images.overwrite(image, first, m.notASite);
+        Path kernel = dir.resolve("vmlinux");
+        Command.check(dir, m.toolchain.tool("objcopy"), "--rename-section", "__mcount_loc=.init.data",
+                "--add-symbol", "__start_mcount_loc=.init.data:0,global", "--add-symbol",
+                "__stop_mcount_loc=.init.data:32,global", image.toString(), kernel.toString());
+
+        CliRun run = CliRun.of("verify", kernel.toString());
+
+        assertEquals(1, run.exitCode());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(2, lines.size(), run.out());
+        assertTrue(lines.get(0).startsWith(String.format("%s: __start_mcount_loc+0x0 0x%x ", kernel, first)),
+                lines.get(0));
+        assertEquals(kernel + ": 4 entries checked, 0 zero, 1 bad", lines.get(1));
     }
 
     @ParameterizedTest
