@@ -22,6 +22,8 @@ build i686-linux-gnu-gcc i386-pg.o              mcount     kernel_like.c -pg
 build aarch64-linux-gnu-gcc aarch64-pg.o        _mcount    kernel_like.c -pg
 build aarch64-linux-gnu-gcc aarch64_be-pg.o     _mcount    kernel_like.c -pg -mbig-endian
 build aarch64-linux-gnu-gcc aarch64-pfe.o       _mcount    kernel_like.c -fpatchable-function-entry=2
+build riscv64-linux-gnu-gcc riscv64-pg.o        _mcount    kernel_like.c -pg
+build riscv64-linux-gnu-gcc riscv64-pfe.o       _mcount    kernel_like.c -fpatchable-function-entry=4
 # A linked x86_64 program whose __mcount_loc gcc wrote (-mrecord-mcount), for the post-link
 # examples (table, verify, patch). Linked without -pg, so no gmon start-up code comes in.
 mkdir -p bin

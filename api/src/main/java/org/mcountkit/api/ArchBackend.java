@@ -71,6 +71,16 @@ public interface ArchBackend {
     }
 
     /**
+     * Scope of the weak-hook check: true when the note is given only for objects the link can
+     * still relax (a relocation in a traced section {@link #allowsRelaxation allows it}), as on
+     * RISC-V, where an object built with {@code -mno-relax} has nothing to protect; false when it
+     * is given for every object with sites.
+     */
+    default boolean weakHookNoteNeedsRelaxation(ElfTarget target) {
+        return false;
+    }
+
+    /**
      * Post-link decoding: the calls to {@code hookAddress} in {@code code}, the machine code of
      * one function of a linked image that starts at {@code codeAddress}. Offsets of the returned
      * sites are relative to the start of {@code code}. The default finds none.

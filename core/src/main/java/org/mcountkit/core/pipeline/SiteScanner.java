@@ -119,7 +119,8 @@ public final class SiteScanner {
         if (!exposed.isEmpty()) {
             diagnostics.add(Diagnostic.of(Severity.WARNING, relaxationWarning(exposed)));
         }
-        if (backend.hookShouldBeWeak(target) && !traced.isEmpty()) {
+        if (backend.hookShouldBeWeak(target) && !traced.isEmpty()
+                && (!exposed.isEmpty() || !backend.weakHookNoteNeedsRelaxation(target))) {
             diagnostics.add(Diagnostic.of(Severity.NOTE, weakHookNote(file, hooks)));
         }
         return new SiteScan(traced, untraced, diagnostics);
