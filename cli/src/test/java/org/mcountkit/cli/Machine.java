@@ -18,7 +18,10 @@ enum Machine {
     X86_64(Toolchain.X86_64, List.of("-pg", "-mfentry"), "__fentry__", "call", "nopl   0x0(%rax,%rax,1)",
             "R_X86_64_64", new byte[] {(byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90}, true),
     AARCH64(Toolchain.AARCH64, List.of("-pg"), "_mcount", "bl", "nop", "R_AARCH64_ABS64",
-            new byte[] {(byte) 0xe0, 0x03, 0x00, (byte) 0xaa}, false);
+            new byte[] {(byte) 0xe0, 0x03, 0x00, (byte) 0xaa}, false),
+    /** riscv64: ld relaxes auipc+jalr calls to jal and moves code, unless told --no-relax. */
+    RISCV64(Toolchain.RISCV64, List.of("-pg"), "_mcount", "jal", "nop", "R_RISCV_64",
+            new byte[] {0x13, 0x05, 0x05, 0x00}, false);
 
     /** A program with a static function, so one table entry has no GLOBAL symbol to name it by. */
     static final String PROGRAM = """
@@ -82,7 +85,20 @@ enum Machine {
 
     /** Links objects with glibc (no PIE) into {@code name}. */
     Path link(Path dir, String name, Path... objects) {
+        return link(dir, name, List.of(), objects);
+    }
+
+    /**
+     * Links objects that were recorded one by one: on riscv64 with {@code --no-relax}, as the
+     * relaxation warning of record asks (relaxation would leave their tables stale).
+     */
+    Path linkRecorded(Path dir, String name, Path... objects) {
+        return link(dir, name, this == RISCV64 ? List.of("-Wl,--no-relax") : List.of(), objects);
+    }
+
+    private Path link(Path dir, String name, List<String> flags, Path... objects) {
         List<String> command = new ArrayList<>(List.of(toolchain.tool("gcc"), "-no-pie"));
+        command.addAll(flags);
         for (Path o : objects) {
             command.add(o.toString());
         }
@@ -102,11 +118,25 @@ enum Machine {
         return list;
     }
 
-    /** Addresses of the calls to {@code function} objdump shows. */
+    /**
+     * Addresses of the calls to {@code function} objdump shows: the call instruction, or for an
+     * unrelaxed riscv call the {@code auipc ra} before the {@code jalr} objdump annotates.
+     */
     List<Long> callsTo(Path image, String function) {
         Pattern call = Pattern.compile(callMnemonic + "\\s+[0-9a-f]+ <" + Pattern.quote(function) + ">");
-        return disassemble(image).stream().filter(i -> call.matcher(i.text()).matches()).map(Instruction::address)
-                .sorted().toList();
+        Pattern pair = Pattern.compile("jalr\\s+-?\\d+\\(ra\\) # [0-9a-f]+ <" + Pattern.quote(function) + ">");
+        List<Instruction> code = disassemble(image);
+        List<Long> calls = new ArrayList<>();
+        for (int i = 0; i < code.size(); i++) {
+            String text = code.get(i).text();
+            if (call.matcher(text).matches()) {
+                calls.add(code.get(i).address());
+            } else if (this == RISCV64 && i > 0 && pair.matcher(text).matches()
+                    && code.get(i - 1).text().startsWith("auipc\tra,")) {
+                calls.add(code.get(i - 1).address());
+            }
+        }
+        return calls.stream().sorted().toList();
     }
 
     /** The instruction text objdump shows at {@code address}. */

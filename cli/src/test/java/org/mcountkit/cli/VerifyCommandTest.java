@@ -43,7 +43,7 @@ class VerifyCommandTest {
     void cleanAsLinkedAndExactlyTheCorruptedEntriesReported(Machine m) throws IOException {
         Path prog = m.compile(dir, "prog", Machine.PROGRAM);
         assertEquals(0, CliRun.of("record", prog.toString()).exitCode());
-        Path image = m.link(dir, "image", prog, m.hookObject(dir));
+        Path image = m.linkRecorded(dir, "image", prog, m.hookObject(dir));
         List<Long> table = TableOracle.addresses(image, "__mcount_loc");
         assertEquals(m.callsTo(image, m.hook), table.stream().sorted().toList());
 
@@ -84,7 +84,7 @@ class VerifyCommandTest {
         Path weak = m.compile(dir, "weak", WEAK);
         Path strong = m.compile(dir, "strong", STRONG);
         assertEquals(0, CliRun.of("record", weak.toString(), strong.toString()).exitCode());
-        Path image = m.link(dir, "image", weak, strong, m.hookObject(dir));
+        Path image = m.linkRecorded(dir, "image", weak, strong, m.hookObject(dir));
         List<Long> table = TableOracle.addresses(image, "__mcount_loc");
         // readelf's FUNC symbols: the one entry no function covers is the dead weak pick's.
         List<Readelf.SymbolLine> functions = new Readelf(m.toolchain).symbols(image).stream()

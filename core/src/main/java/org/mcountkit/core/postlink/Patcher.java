@@ -146,8 +146,7 @@ public final class Patcher {
                 patchableEntry(site, bytes, offset);
                 return;
             }
-            // The bytes decide the length: a linker may have left a longer call form than the table says.
-            int length = backend.siteLength(target, bytes, offset);
+            int length = length(site, bytes, offset);
             if (offset + length > bytes.limit()) {
                 refused.add(new PatchResult.Refusal(site.section(), site.offset(), site.address(), site.function(),
                         "(past the end of " + site.section() + ")", expected(site.address())));
@@ -184,6 +183,26 @@ public final class Patcher {
                 retireRelocations(code, site.offset(), length);
             }
             patched++;
+        }
+
+        /**
+         * The site's length: as measured when the site was found in the code (decoded, or checked
+         * against a relocation), else as the backend reads the bytes (a linker may have left a
+         * longer call form than a table entry's default); a NOP there is never overwritten past
+         * its own run of NOPs, so a shorter relaxed site cannot take the next instruction with it.
+         */
+        private int length(CallSite site, ByteBuffer bytes, int offset) {
+            boolean measured = site.source() == SiteSource.DECODED || site.source() == SiteSource.RELOCATION;
+            int length = measured ? site.length() : backend.siteLength(target, bytes, offset);
+            int nops = 0;
+            while (nops < length && offset + nops < bytes.limit()) {
+                int nop = backend.nopLength(target, bytes, offset + nops);
+                if (nop <= 0) {
+                    break;
+                }
+                nops += nop;
+            }
+            return nops > 0 && nops < length ? nops : length;
         }
 
         /** A patchable entry is a NOP pad; its call form (arm64's mov x9, x30 + bl) is the kernel's to write. */
