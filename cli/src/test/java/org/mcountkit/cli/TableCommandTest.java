@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -19,6 +20,7 @@ import org.mcountkit.api.Section;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.Objdump;
+import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 
 /**
@@ -100,6 +102,29 @@ class TableCommandTest {
         assertEquals(1, run.exitCode());
         assertTrue(run.err().startsWith("mcountkit: " + foreign + ": machine "), run.err());
         assertTrue(!Files.exists(dir.resolve("t.o")));
+    }
+
+    /** aarch64_be: the table object is big-endian data, word for word what {@code as -EB} makes of the asm. */
+    @Test
+    void aBigEndianObjectsTableMatchesTheBigEndianAssembler() {
+        Path object = Samples.samples().resolve("obj/aarch64_be-pg.o");
+
+        CliRun table = CliRun.of("table", "-o", dir.resolve("table.o").toString(), object.toString());
+        CliRun asm = CliRun.of("table", "--format", "asm", "-o", dir.resolve("table.S").toString(), object.toString());
+        Command.check(dir, Machine.AARCH64.toolchain.tool("as"), "-EB", "table.S", "-o", "table-as.o");
+
+        assertEquals(0, table.exitCode(), table.err());
+        assertEquals(0, asm.exitCode(), asm.err());
+        assertTrue(Machine.AARCH64.toolchain.run("readelf", "-h", dir.resolve("table.o").toString())
+                .contains("big endian"));
+        assertArrayEquals(tableBytes(dir.resolve("table-as.o")), tableBytes(dir.resolve("table.o")));
+        Objdump objdump = new Objdump(Machine.AARCH64.toolchain);
+        List<Objdump.RelocationLine> relocations = objdump.relocations(dir.resolve("table.o"), "__mcount_loc");
+        assertEquals(objdump.relocations(dir.resolve("table-as.o"), "__mcount_loc"), relocations);
+        assertEquals(List.of("g_func", "w_func", "hook_address", "g2", "init_func"),
+                relocations.stream().map(Objdump.RelocationLine::symbol).toList());
+        assertTrue(relocations.stream().allMatch(r -> r.type().equals("R_AARCH64_ABS64") && r.addend() > 0),
+                relocations.toString());
     }
 
     private static byte[] tableBytes(Path object) {

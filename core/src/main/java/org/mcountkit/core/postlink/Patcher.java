@@ -143,7 +143,7 @@ public final class Patcher {
             int offset = (int) site.offset();
             long codeAddress = code.address();
             if (site.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES) {
-                patchableEntry(site, bytes, offset);
+                patchableEntry(site);
                 return;
             }
             int length = length(site, bytes, offset);
@@ -206,7 +206,7 @@ public final class Patcher {
         }
 
         /** A patchable entry is a NOP pad; its call form (arm64's mov x9, x30 + bl) is the kernel's to write. */
-        private void patchableEntry(CallSite site, ByteBuffer bytes, int offset) {
+        private void patchableEntry(CallSite site) {
             if (options.mode() == Mode.NOP && site.length() > 0) {
                 unchanged++;
                 return;
