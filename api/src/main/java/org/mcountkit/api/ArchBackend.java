@@ -64,19 +64,10 @@ public interface ArchBackend {
     /**
      * Weak-hook check: true when this machine's kernels want the hook reference weak (an
      * undefined weak hook keeps the linker from relaxing that one call), so a strong reference
-     * is worth reporting.
+     * is worth reporting. The note is given for objects the link can still relax (see
+     * {@link #allowsRelaxation}); elsewhere nothing moves and weak or not makes no difference.
      */
     default boolean hookShouldBeWeak(ElfTarget target) {
-        return false;
-    }
-
-    /**
-     * Scope of the weak-hook check: true when the note is given only for objects the link can
-     * still relax (a relocation in a traced section {@link #allowsRelaxation allows it}), as on
-     * RISC-V, where an object built with {@code -mno-relax} has nothing to protect; false when it
-     * is given for every object with sites.
-     */
-    default boolean weakHookNoteNeedsRelaxation(ElfTarget target) {
         return false;
     }
 

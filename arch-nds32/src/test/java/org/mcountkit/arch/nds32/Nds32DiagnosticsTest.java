@@ -74,8 +74,8 @@ class Nds32DiagnosticsTest {
     void theWeakHookNoteSaysWhatAWeakReferenceProtects() {
         Path weak = dir.resolve("weak.o");
         Path strong = dir.resolve("strong.o");
-        Nds32Objects.pg(weak, Endian.LITTLE, Symbol.STB_WEAK, Nds32Objects.Relax.NONE);
-        Nds32Objects.pg(strong, Endian.BIG, Symbol.STB_GLOBAL, Nds32Objects.Relax.NONE);
+        Nds32Objects.pg(weak, Endian.LITTLE, Symbol.STB_WEAK, Nds32Objects.Relax.ENABLED);
+        Nds32Objects.pg(strong, Endian.BIG, Symbol.STB_GLOBAL, Nds32Objects.Relax.ENABLED);
 
         List<String> weakNotes = notes(new Lister(backends).list(weak));
         List<String> strongNotes = notes(new Lister(backends).list(strong));
@@ -85,6 +85,18 @@ class Nds32DiagnosticsTest {
                 + " move"), weakNotes.toString());
         assertTrue(strongNotes.contains("the reference to _mcount is not weak: the linker may relax the calls"
                 + " themselves as well as the code around them"), strongNotes.toString());
+    }
+
+    /** Without an enabled RELAX_ENTRY nothing moves, so weak or strong makes no difference: no note. */
+    @Test
+    void noWeakHookNoteWhereTheLinkCannotRelax() {
+        Path strong = dir.resolve("strong.o");
+        Nds32Objects.pg(strong, Endian.BIG, Symbol.STB_GLOBAL, Nds32Objects.Relax.NONE);
+
+        FileReport report = new Lister(backends).list(strong);
+
+        assertFalse(report.sites().isEmpty());
+        assertEquals(List.of(), notes(report).stream().filter(n -> n.contains("weak")).toList());
     }
 
     @ParameterizedTest

@@ -198,12 +198,6 @@ public final class RiscvBackend implements ArchBackend {
         return true;
     }
 
-    /** Without R_RISCV_RELAX (-mno-relax, clang 14 -c) nothing moves, so weak or not makes no difference. */
-    @Override
-    public boolean weakHookNoteNeedsRelaxation(ElfTarget target) {
-        return true;
-    }
-
     /**
      * Steps through the code one instruction at a time (2 bytes for compressed ones, so no
      * instruction is read from its middle) and keeps {@code jal ra}, {@code auipc ra + jalr ra}

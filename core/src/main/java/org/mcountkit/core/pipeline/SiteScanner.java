@@ -119,8 +119,8 @@ public final class SiteScanner {
         if (!exposed.isEmpty()) {
             diagnostics.add(Diagnostic.of(Severity.WARNING, relaxationWarning(exposed)));
         }
-        if (backend.hookShouldBeWeak(target) && !traced.isEmpty()
-                && (!exposed.isEmpty() || !backend.weakHookNoteNeedsRelaxation(target))) {
+        // Weak or not only matters where the link can still relax: -mno-relax objects get no note.
+        if (backend.hookShouldBeWeak(target) && !exposed.isEmpty()) {
             diagnostics.add(Diagnostic.of(Severity.NOTE, weakHookNote(file, hooks)));
         }
         return new SiteScan(traced, untraced, diagnostics);
