@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.postlink.PatchResult;
 import org.mcountkit.core.postlink.Patcher;
 import picocli.CommandLine.ArgGroup;
@@ -81,8 +80,7 @@ final class PatchCommand implements Callable<Integer> {
                 reporter.failed(file, String.format("%s+0x%x 0x%x %s: found %s, expected %s", r.section(), r.offset(),
                         r.address(), r.function() == null ? "?" : r.function(), r.found(), r.expected()));
             }
-            reporter.diagnostics(new FileReport(file, result.machine(), null, List.of(), List.of(),
-                    result.diagnostics(), false, false));
+            reporter.diagnostics(file, result.diagnostics());
             if (!verbosity.quiet && result.refused().isEmpty()) {
                 out.printf("%s: %d patched, %d unchanged, %d skipped%n", file, result.patched(), result.unchanged(),
                         result.skipped());

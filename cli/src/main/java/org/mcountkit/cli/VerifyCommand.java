@@ -9,7 +9,6 @@ import java.util.concurrent.Callable;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.output.VerificationJsonWriter;
-import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.postlink.Verification;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,8 +58,7 @@ final class VerifyCommand implements Callable<Integer> {
                 continue;
             }
             results.add(v);
-            reporter.diagnostics(new FileReport(v.file(), v.machine(), null, List.of(), List.of(), v.diagnostics(),
-                    false, true));
+            reporter.diagnostics(v.file(), v.diagnostics());
             if (!json) {
                 print(out, v);
             }

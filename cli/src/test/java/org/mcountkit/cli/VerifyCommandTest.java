@@ -16,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Readelf;
+import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 
 /**
@@ -130,6 +131,41 @@ class VerifyCommandTest {
         assertTrue(lines.get(0).startsWith(String.format("%s: __start_mcount_loc+0x0 0x%x ", kernel, first)),
                 lines.get(0));
         assertEquals(kernel + ": 4 entries checked, 0 zero, 1 bad", lines.get(1));
+    }
+
+    /**
+     * {@code -fpatchable-function-entry}: every entry of the linked image is a NOP pad, so verify
+     * is clean; an entry moved onto the {@code ret} of {@code twice} is reported.
+     */
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void patchableEntriesAreNopPadsAndAMovedOneIsReported(Machine m) throws IOException {
+        String nops = m == Machine.X86_64 ? "5" : m == Machine.AARCH64 ? "2" : "4";
+        Path object = m.toolchain.compile(Samples.write(dir, "pfe.c", Machine.PROGRAM), dir.resolve("pfe.o"),
+                "-fpatchable-function-entry=" + nops);
+        Path image = m.link(dir, "pfe", object);
+        List<Long> entries = TableOracle.addresses(image, "__patchable_function_entries");
+
+        CliRun clean = CliRun.of("verify", image.toString());
+
+        assertEquals(0, clean.exitCode(), clean.out() + clean.err());
+        assertTrue(entries.size() >= 4, entries.toString());
+        assertEquals(image + ": " + entries.size() + " entries checked, 0 zero, 0 bad\n", clean.out());
+
+        Readelf.SymbolLine twice = new Readelf(m.toolchain).symbols(image).stream()
+                .filter(s -> s.name().equals("twice")).findFirst().orElseThrow();
+        long ret = m.disassemble(image).stream().filter(i -> i.address() >= twice.value()
+                && i.address() < twice.value() + twice.size() && i.text().startsWith("ret"))
+                .map(Machine.Instruction::address).findFirst().orElseThrow();
+        Images.putWord(image, "__patchable_function_entries", 0, ret);
+
+        CliRun moved = CliRun.of("verify", image.toString());
+
+        assertEquals(1, moved.exitCode());
+        List<String> lines = moved.out().lines().toList();
+        assertEquals(2, lines.size(), moved.out());
+        assertTrue(lines.get(0).startsWith(String.format("%s: __patchable_function_entries+0x0 0x%x twice+0x%x: "
+                + "neither a call to the hook nor a NOP", image, ret, ret - twice.value())), lines.get(0));
     }
 
     @ParameterizedTest
