@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Readelf;
+import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 
 /**
@@ -168,6 +169,54 @@ class PatchCommandTest {
         assertEquals(0, CliRun.of("verify", patched.toString()).exitCode());
         assertEquals(0, CliRun.of("patch", "--call", patched.toString()).exitCode());
         assertEquals(-1, Files.mismatch(image, patched));
+    }
+
+    /**
+     * {@code -fpatchable-function-entry}: --call gives each pad the call form of its length (x86's
+     * 5-byte pad a call to the hook, which the program survives; arm64's two NOPs the kernel's
+     * {@code mov x9, x30; bl}), a second --call changes nothing, and --nop puts NOPs back (on arm64
+     * the very bytes the compiler wrote).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Machine.class, names = {"X86_64", "AARCH64"})
+    void patchableEntriesTakeTheCallFormOfTheirPadAndGiveItBack(Machine m) throws IOException {
+        boolean x86 = m == Machine.X86_64;
+        Path object = m.toolchain.compile(Samples.write(dir, "pfe.c", Machine.PROGRAM), dir.resolve("pfe.o"),
+                "-fpatchable-function-entry=" + (x86 ? "5" : "2"));
+        Path image = m.link(dir, "pfe", object, m.hookObject(dir));
+        List<Long> entries = TableOracle.addresses(image, "__patchable_function_entries").stream().sorted().toList();
+        Path patched = Files.copy(image, dir.resolve("patched"));
+
+        CliRun call = CliRun.of("patch", "--call", patched.toString());
+        CliRun again = CliRun.of("patch", "--call", patched.toString());
+
+        assertEquals(4, entries.size(), entries.toString());
+        assertEquals(patched + ": 4 patched, 0 unchanged, 0 skipped\n", call.out(), call.err());
+        assertEquals(patched + ": 0 patched, 4 unchanged, 0 skipped\n", again.out(), again.err());
+        int blOffset = x86 ? 0 : 4;
+        assertEquals(entries.stream().map(e -> e + blOffset).toList(), m.callsTo(patched, m.hook));
+        for (long entry : entries) {
+            if (!x86) {
+                assertEquals("mov\tx9, x30", m.textAt(patched, entry));
+            }
+        }
+        assertEquals(0, CliRun.of("verify", patched.toString()).exitCode());
+        if (m.runsHere) {
+            assertEquals("sum 41\n", Command.check(dir, patched.toString()).stdout());
+        }
+
+        CliRun nop = CliRun.of("patch", "--nop", patched.toString());
+
+        assertEquals(patched + ": 4 patched, 0 unchanged, 0 skipped\n", nop.out(), nop.err());
+        assertEquals(List.of(), m.callsTo(patched, m.hook));
+        if (x86) {
+            for (long entry : entries) {
+                assertEquals(m.nopText, m.textAt(patched, entry));
+            }
+            assertEquals("sum 41\n", Command.check(dir, patched.toString()).stdout());
+        } else {
+            assertEquals(-1, Files.mismatch(image, patched));
+        }
     }
 
     private Path recordedImage(Machine m) {

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
@@ -36,7 +38,9 @@ import org.mcountkit.core.pipeline.TableSites;
  * from the file's tables, or, unless {@code tableOnly}, from everything {@code list} finds.
  * In a relocatable object a NOPed call's relocations are retyped to the machine's NONE type (the
  * linker would otherwise write the call's displacement into the NOP); calls cannot be put back
- * in objects, as their displacement is the linker's to fill in.
+ * in objects, as their displacement is the linker's to fill in. A patchable entry's NOP pad is
+ * given the call form of its length where the backend has one (arm64's two-NOP pad becomes
+ * {@code mov x9, x30; bl}, as the kernel writes it) and is left as it is otherwise.
  */
 public final class Patcher {
 
@@ -65,7 +69,7 @@ public final class Patcher {
     /**
      * Patches one file.
      *
-     * @throws InputException when the file cannot be read or written, or the call target is unknown
+     * @throws InputException when the file cannot be read or covered, or the call target is unknown
      */
     public PatchResult patch(Path path, Options options) {
         ElfFile file = ElfFiles.open(path);
@@ -92,6 +96,8 @@ public final class Patcher {
         private final byte[] image;
         private final List<Diagnostic> diagnostics = new ArrayList<>();
         private final List<PatchResult.Refusal> refused = new ArrayList<>();
+        /** File ranges already recovered: start to end. */
+        private final TreeMap<Long, Long> covered = new TreeMap<>();
         private int patched;
         private int unchanged;
         private int skipped;
@@ -111,8 +117,16 @@ public final class Patcher {
         }
 
         PatchResult apply(List<CallSite> sites) {
+            // Patchable entries first: their with-regs pair covers a bl that is also decoded as a site.
             for (CallSite site : sites) {
-                site(site);
+                if (site.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES) {
+                    site(site);
+                }
+            }
+            for (CallSite site : sites) {
+                if (site.source() != SiteSource.PATCHABLE_FUNCTION_ENTRIES) {
+                    site(site);
+                }
             }
             String machine = backend.machineName(target);
             if (!refused.isEmpty()) {
@@ -142,11 +156,14 @@ public final class Patcher {
             ByteBuffer bytes = file.bytes(code);
             int offset = (int) site.offset();
             long codeAddress = code.address();
-            if (site.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES) {
-                patchableEntry(site);
+            boolean entry = site.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES;
+            // A patchable entry's length is its NOP pad, or once called, the call form there.
+            int length = entry && site.length() > 0 ? site.length() : length(site, bytes, offset);
+            long fileOffset = code.offset() + offset;
+            if (insideWritten(fileOffset, length)) {
+                // The bl of an arm64 with-regs pair is also decoded as a call: its entry covered it.
                 return;
             }
-            int length = length(site, bytes, offset);
             if (offset + length > bytes.limit()) {
                 refused.add(new PatchResult.Refusal(site.section(), site.offset(), site.address(), site.function(),
                         "(past the end of " + site.section() + ")", expected(site.address())));
@@ -157,6 +174,12 @@ public final class Patcher {
                 wanted = options.mode() == Mode.NOP ? encodings.nop(length)
                         : encodings.call(site.address(), callTarget, length);
             } catch (EncodingException e) {
+                if (entry) {
+                    skipped++;
+                    diagnostics.add(Diagnostic.at(Severity.NOTE, site.section(), site.offset(), "patchable entry of "
+                            + length + " bytes left as it is: " + e.getMessage()));
+                    return;
+                }
                 throw new InputException(site.section() + "+0x" + Long.toHexString(site.offset()) + ": "
                         + e.getMessage());
             }
@@ -164,9 +187,15 @@ public final class Patcher {
             bytes.get(offset, old);
             if (Arrays.equals(old, wanted)) {
                 unchanged++;
+                covered.put(fileOffset, fileOffset + length);
                 return;
             }
             SiteState state = backend.classify(target, bytes, offset, codeAddress, hook);
+            if (entry && state == SiteState.OTHER && nopRun(bytes, offset, length) >= length) {
+                // A pad of shorter NOPs (gcc's 90s for -fpatchable-function-entry on x86) is a NOP too;
+                // elsewhere only the backend's own NOP is, as ftrace_modify_code checks exact bytes.
+                state = SiteState.NOP;
+            }
             boolean callsTarget = callTarget >= 0
                     && backend.classify(target, bytes, offset, codeAddress, callTarget) == SiteState.CALL;
             if (state == SiteState.OTHER && !callsTarget) {
@@ -176,45 +205,46 @@ public final class Patcher {
             }
             if (options.mode() == Mode.NOP && state == SiteState.NOP) {
                 unchanged++;
+                covered.put(fileOffset, fileOffset + length);
                 return;
             }
-            System.arraycopy(wanted, 0, image, (int) (code.offset() + offset), length);
+            System.arraycopy(wanted, 0, image, (int) fileOffset, length);
+            covered.put(fileOffset, fileOffset + length);
             if (relocatable) {
                 retireRelocations(code, site.offset(), length);
             }
             patched++;
         }
 
+        private boolean insideWritten(long start, int length) {
+            Map.Entry<Long, Long> before = covered.floorEntry(start + length - 1);
+            return before != null && before.getValue() > start;
+        }
+
         /**
          * The site's length: as measured when the site was found in the code (decoded, or checked
          * against a relocation), else as the backend reads the bytes (a linker may have left a
-         * longer call form than a table entry's default); a NOP there is never overwritten past
+         * longer call form than a table entry's default); a NOP there is never overcovered past
          * its own run of NOPs, so a shorter relaxed site cannot take the next instruction with it.
          */
         private int length(CallSite site, ByteBuffer bytes, int offset) {
             boolean measured = site.source() == SiteSource.DECODED || site.source() == SiteSource.RELOCATION;
             int length = measured ? site.length() : backend.siteLength(target, bytes, offset);
+            int nops = nopRun(bytes, offset, length);
+            return nops > 0 && nops < length ? nops : length;
+        }
+
+        /** Bytes of NOPs from {@code offset}, counted up to at least {@code limit}. */
+        private int nopRun(ByteBuffer bytes, int offset, int limit) {
             int nops = 0;
-            while (nops < length && offset + nops < bytes.limit()) {
+            while (nops < limit && offset + nops < bytes.limit()) {
                 int nop = backend.nopLength(target, bytes, offset + nops);
                 if (nop <= 0) {
                     break;
                 }
                 nops += nop;
             }
-            return nops > 0 && nops < length ? nops : length;
-        }
-
-        /** A patchable entry is a NOP pad; its call form (arm64's mov x9, x30 + bl) is the kernel's to write. */
-        private void patchableEntry(CallSite site) {
-            if (options.mode() == Mode.NOP && site.length() > 0) {
-                unchanged++;
-                return;
-            }
-            skipped++;
-            diagnostics.add(Diagnostic.at(Severity.NOTE, site.section(), site.offset(), site.length() == 0
-                    ? "patchable entry without a NOP pad: skipped"
-                    : "patchable entry left as NOPs: its call sequence is the tracer's to write"));
+            return nops;
         }
 
         /** Retypes to NONE every relocation that patches bytes inside the NOPed call. */
