@@ -104,6 +104,42 @@ class TableCommandTest {
         assertTrue(!Files.exists(dir.resolve("t.o")));
     }
 
+    /**
+     * LTO: the objects hold no machine code (gcc's GIMPLE sections), so no per-object table can
+     * exist; the table made from the linked program and linked in on a second link (same flags,
+     * so LTO makes the same code) holds exactly the calls objdump shows and verifies clean.
+     */
+    @Test
+    void anLtoProgramGetsItsTableAfterTheLink() {
+        Machine m = Machine.X86_64;
+        Path object = m.compile(dir, "lto", Machine.PROGRAM, "-flto");
+        Path hook = m.hookObject(dir);
+        List<String> link = List.of(m.toolchain.tool("gcc"), "-O2", "-flto", "-no-pie", "-pg", "-mfentry",
+                object.toString(), hook.toString());
+        Command.check(dir, concat(link, "-o", "first"));
+        Path first = dir.resolve("first");
+
+        CliRun listObject = CliRun.of("list", object.toString());
+        CliRun table = CliRun.of("table", "--sort", "-o", dir.resolve("table.o").toString(), first.toString());
+        Command.check(dir, concat(link, dir.resolve("table.o").toString(), "-o", "again"));
+        Path again = dir.resolve("again");
+
+        assertEquals("", listObject.out(), "an LTO object has no code yet");
+        assertEquals(0, table.exitCode(), table.err());
+        List<Long> calls = m.callsTo(again, m.hook);
+        assertEquals(4, calls.size(), calls.toString());
+        assertEquals(m.callsTo(first, m.hook), calls);
+        assertEquals(calls, TableOracle.addresses(again, "__mcount_loc"));
+        assertEquals(again + ": 4 entries checked, 0 zero, 0 bad\n", CliRun.of("verify", again.toString()).out());
+        assertEquals("sum 41\n", Command.check(dir, again.toString()).stdout());
+    }
+
+    private static List<String> concat(List<String> command, String... more) {
+        List<String> all = new ArrayList<>(command);
+        all.addAll(List.of(more));
+        return all;
+    }
+
     /** aarch64_be: the table object is big-endian data, word for word what {@code as -EB} makes of the asm. */
     @Test
     void aBigEndianObjectsTableMatchesTheBigEndianAssembler() {
