@@ -219,6 +219,21 @@ class PatchCommandTest {
         }
     }
 
+    /** Exactly one of --nop and --call; table's object format needs -o: usage errors, exit 2. */
+    @Test
+    void usageErrorsExitTwo() {
+        CliRun neither = CliRun.of("patch", "x.o");
+        CliRun both = CliRun.of("patch", "--nop", "--call", "x.o");
+        CliRun objectToStdout = CliRun.of("table", "x.o");
+
+        assertEquals(2, neither.exitCode());
+        assertTrue(neither.err().contains("Missing required argument"), neither.err());
+        assertEquals(2, both.exitCode());
+        assertTrue(both.err().contains("mutually exclusive"), both.err());
+        assertEquals(2, objectToStdout.exitCode());
+        assertTrue(objectToStdout.err().startsWith("--format object needs -o OUT"), objectToStdout.err());
+    }
+
     private Path recordedImage(Machine m) {
         Path prog = m.compile(dir, "prog", Machine.PROGRAM);
         assertEquals(0, CliRun.of("record", prog.toString()).exitCode());
