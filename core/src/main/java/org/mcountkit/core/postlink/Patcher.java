@@ -69,7 +69,7 @@ public final class Patcher {
     /**
      * Patches one file.
      *
-     * @throws InputException when the file cannot be read or covered, or the call target is unknown
+     * @throws InputException when the file cannot be read or written, or the call target is unknown
      */
     public PatchResult patch(Path path, Options options) {
         ElfFile file = ElfFiles.open(path);
@@ -96,7 +96,7 @@ public final class Patcher {
         private final byte[] image;
         private final List<Diagnostic> diagnostics = new ArrayList<>();
         private final List<PatchResult.Refusal> refused = new ArrayList<>();
-        /** File ranges already recovered: start to end. */
+        /** File ranges of sites already patched or found as wanted: start to end. */
         private final TreeMap<Long, Long> covered = new TreeMap<>();
         private int patched;
         private int unchanged;
@@ -224,7 +224,7 @@ public final class Patcher {
         /**
          * The site's length: as measured when the site was found in the code (decoded, or checked
          * against a relocation), else as the backend reads the bytes (a linker may have left a
-         * longer call form than a table entry's default); a NOP there is never overcovered past
+         * longer call form than a table entry's default); a NOP there is never overwritten past
          * its own run of NOPs, so a shorter relaxed site cannot take the next instruction with it.
          */
         private int length(CallSite site, ByteBuffer bytes, int offset) {
