@@ -160,7 +160,7 @@ public final class Patcher {
             // A patchable entry's length is its NOP pad, or once called, the call form there.
             int length = entry && site.length() > 0 ? site.length() : length(site, bytes, offset);
             long fileOffset = code.offset() + offset;
-            if (insideWritten(fileOffset, length)) {
+            if (insideCovered(fileOffset, length)) {
                 // The bl of an arm64 with-regs pair is also decoded as a call: its entry covered it.
                 return;
             }
@@ -216,7 +216,7 @@ public final class Patcher {
             patched++;
         }
 
-        private boolean insideWritten(long start, int length) {
+        private boolean insideCovered(long start, int length) {
             Map.Entry<Long, Long> before = covered.floorEntry(start + length - 1);
             return before != null && before.getValue() > start;
         }
