@@ -35,6 +35,15 @@ public interface ArchBackend {
     /** Relocation type of an absolute pointer-sized table entry ({@code R_X86_64_64}, say). */
     int tableRelocationType(ElfTarget target);
 
+    /**
+     * True when relocation entries of this target carry explicit addends ({@code SHT_RELA}), as
+     * on x86_64, AArch64 and RISC-V; false for {@code SHT_REL} machines such as i386. Used when
+     * writing a new object that has no relocation section to copy the kind from.
+     */
+    default boolean usesRela(ElfTarget target) {
+        return true;
+    }
+
     /** The machine's {@code R_*_NONE} type, used to retire the relocation of a NOPed site. */
     default int noneRelocationType(ElfTarget target) {
         return 0;
@@ -78,6 +87,15 @@ public interface ArchBackend {
      */
     default SiteState classify(ElfTarget target, ByteBuffer code, int offset, long codeAddress, long hookAddress) {
         return SiteState.OTHER;
+    }
+
+    /**
+     * Length in bytes of the site at {@code offset} of linked code, judged from its bytes: the
+     * call or NOP there may be longer than {@link PatchEncodings#siteLength()} when the linker
+     * relaxed a longer call form. The default is {@link PatchEncodings#siteLength()}.
+     */
+    default int siteLength(ElfTarget target, ByteBuffer code, int offset) {
+        return encodings(target).siteLength();
     }
 
     /**

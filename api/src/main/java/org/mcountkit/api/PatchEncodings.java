@@ -19,4 +19,18 @@ public interface PatchEncodings {
      * @throws EncodingException when the target is out of the call's range or misaligned
      */
     byte[] call(long siteAddress, long targetAddress);
+
+    /**
+     * Bytes of a call from {@code siteAddress} to {@code targetAddress} that fill exactly
+     * {@code length} bytes: a site the linker rewrote into a longer form (x86's 6-byte
+     * {@code addr32 call}) is given back in that form. The default knows only {@link #siteLength()}.
+     *
+     * @throws EncodingException when the machine has no call of that length, or the target is out of range
+     */
+    default byte[] call(long siteAddress, long targetAddress, int length) {
+        if (length != siteLength()) {
+            throw new EncodingException("no " + length + "-byte call");
+        }
+        return call(siteAddress, targetAddress);
+    }
 }

@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 /** The {@code mcountkit} command. */
 @Command(name = "mcountkit", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Finds and records function-tracing call sites (mcount, __fentry__) in ELF files.",
-        subcommands = {RecordCommand.class, ListCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RecordCommand.class, ListCommand.class, TableCommand.class, VerifyCommand.class,
+            PatchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

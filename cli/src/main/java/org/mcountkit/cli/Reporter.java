@@ -2,6 +2,7 @@ package org.mcountkit.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.output.OneLine;
@@ -24,9 +25,13 @@ final class Reporter {
     }
 
     void diagnostics(FileReport report) {
-        for (Diagnostic d : report.diagnostics()) {
+        diagnostics(report.file(), report.diagnostics());
+    }
+
+    void diagnostics(Path file, List<Diagnostic> diagnostics) {
+        for (Diagnostic d : diagnostics) {
             if (shown(d.severity())) {
-                err.println(OneLine.of("mcountkit: " + report.file() + ": " + describe(d)));
+                err.println(OneLine.of("mcountkit: " + file + ": " + describe(d)));
             }
         }
         err.flush();

@@ -12,12 +12,26 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.mcountkit.api.ArchBackend;
+import java.io.StringWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.batch.Outcome;
+import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.output.JsonReportWriter;
+import org.mcountkit.core.output.TableAsmWriter;
+import org.mcountkit.core.output.TableObjectWriter;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.postlink.PatchResult;
+import org.mcountkit.core.postlink.Patcher;
+import org.mcountkit.core.postlink.Table;
+import org.mcountkit.core.postlink.TableFormat;
+import org.mcountkit.core.postlink.TableMaker;
+import org.mcountkit.core.postlink.Verification;
+import org.mcountkit.core.postlink.Verifier;
 
 /**
  * The library entry point: list and record the call sites of ELF files with a chosen set of
@@ -125,6 +139,74 @@ public final class Mcountkit {
     /** {@link #record(Path, Recorder.Options)} over many files, as {@link #listAll} runs them. */
     public List<Outcome> recordAll(List<Path> files, Recorder.Options options, int jobs, Consumer<Outcome> onEach) {
         return new BatchRunner(jobs).run(files, file -> recorder.record(file, options), onEach);
+    }
+
+    /**
+     * One {@code __mcount_loc} table for the sites of all {@code inputs} (of one machine), to be
+     * written with {@link #writeTable} (or the writers of {@code org.mcountkit.core.output}) and
+     * linked in after the final link.
+     *
+     * @throws org.mcountkit.core.FileInputException naming the input that cannot be read or is of
+     *     another machine
+     */
+    public Table table(List<Path> inputs, TableMaker.Options options) {
+        return new TableMaker(backends).make(inputs, options);
+    }
+
+    /**
+     * Writes {@code table} to {@code out} in {@code format}, atomically: {@code out} is replaced
+     * all at once or, on failure, left as it was.
+     *
+     * @throws InputException when {@code out} cannot be written
+     */
+    public void writeTable(Table table, TableFormat format, Path out) {
+        byte[] bytes;
+        try {
+            bytes = switch (format) {
+                case OBJECT -> new TableObjectWriter().write(table);
+                case ASM -> text(w -> new TableAsmWriter().write(table, w));
+                case JSON -> text(w -> new JsonReportWriter(true).write(table.inputs(), w));
+            };
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            AtomicFile.create(out, channel -> {
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            });
+        } catch (IOException e) {
+            throw new InputException("cannot write: " + e.getMessage(), e);
+        }
+    }
+
+    /** Text a writer produces. */
+    private interface TextBody {
+        void writeTo(StringWriter out) throws IOException;
+    }
+
+    private static byte[] text(TextBody body) throws IOException {
+        StringWriter text = new StringWriter();
+        body.writeTo(text);
+        return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Checks every {@code __mcount_loc} and {@code __patchable_function_entries} entry of a linked
+     * image; the image is not changed.
+     *
+     * @throws InputException when the file is not a linked image of a supported machine
+     */
+    public Verification verify(Path image) {
+        return new Verifier(backends).verify(image);
+    }
+
+    /**
+     * Rewrites every site of a file to the NOP or the call, after checking the old bytes; the file
+     * is replaced atomically, or left unchanged when any site holds something unexpected.
+     *
+     * @throws InputException when the file cannot be read or written, or the call target is unknown
+     */
+    public PatchResult patch(Path file, Patcher.Options options) {
+        return new Patcher(backends).patch(file, options);
     }
 
     private static URL url(Path jar) {

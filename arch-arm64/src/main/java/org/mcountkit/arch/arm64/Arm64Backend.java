@@ -153,6 +153,15 @@ public final class Arm64Backend implements ArchBackend {
         return SiteState.OTHER;
     }
 
+    /** 8 for the with-regs pair {@code mov x9, x30; bl}, else one instruction. */
+    @Override
+    public int siteLength(ElfTarget target, ByteBuffer code, int offset) {
+        boolean pair = offset >= 0 && offset + Arm64Encodings.WITH_REGS_LENGTH <= code.limit()
+                && Arm64Instructions.word(code, offset) == Arm64Instructions.MOV_X9_X30
+                && Arm64Instructions.isBl(Arm64Instructions.word(code, offset + Arm64Instructions.LENGTH));
+        return pair ? Arm64Encodings.WITH_REGS_LENGTH : Arm64Instructions.LENGTH;
+    }
+
     @Override
     public int nopLength(ElfTarget target, ByteBuffer code, int offset) {
         if (offset < 0 || offset + Arm64Instructions.LENGTH > code.limit()) {

@@ -40,6 +40,15 @@ public enum Arm64Encodings implements PatchEncodings {
         return Arm64Instructions.bytes(Arm64Instructions.bl(siteAddress, targetAddress));
     }
 
+    /** The 8-byte form is the with-regs pair of a two-NOP patchable entry ({@link #callWithRegs}). */
+    @Override
+    public byte[] call(long siteAddress, long targetAddress, int length) {
+        if (length == WITH_REGS_LENGTH) {
+            return callWithRegs(siteAddress, targetAddress);
+        }
+        return PatchEncodings.super.call(siteAddress, targetAddress, length);
+    }
+
     /**
      * {@code mov x9, x30} at {@code siteAddress} then {@code bl callerAddress} at the next word:
      * what the kernel writes over the two NOPs of {@code -fpatchable-function-entry=2}.

@@ -68,6 +68,15 @@ public enum Nds32Encodings implements PatchEncodings {
         return out;
     }
 
+    /** The call that fills a site of {@code length} bytes: the 12-byte sequence, or a relaxed site's jal. */
+    @Override
+    public byte[] call(long siteAddress, long targetAddress, int length) {
+        if (length == RELAXED_LENGTH) {
+            return relaxedCall(siteAddress, targetAddress);
+        }
+        return PatchEncodings.super.call(siteAddress, targetAddress, length);
+    }
+
     /**
      * {@code jal targetAddress} at {@code siteAddress}: what a relaxing link turns the sequence
      * into ({@code bfd/elf32-nds32.c}, nds32_elf_relax_longcall1/4: "Relax to: jal symbol").

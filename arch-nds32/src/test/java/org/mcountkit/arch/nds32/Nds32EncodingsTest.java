@@ -69,6 +69,14 @@ class Nds32EncodingsTest {
         assertThrows(EncodingException.class, () -> nds32.relaxedCall(0, 3));
     }
 
+    /** patch gives each site the call of its own length: the sequence, or a relaxed site's jal. */
+    @Test
+    void theCallOfASitesLengthIsTheSequenceOrTheJal() {
+        assertEquals(HEX.formatHex(encodings.call(0x1000, 0x1100)), HEX.formatHex(encodings.call(0x1000, 0x1100, 12)));
+        assertEquals("49000080", HEX.formatHex(encodings.call(0x1000, 0x1100, 4)));
+        assertThrows(EncodingException.class, () -> encodings.call(0x1000, 0x1100, 8));
+    }
+
     @Test
     void classifyTellsCallsNopsAndOtherBytes() {
         ByteBuffer code = ByteBuffer.wrap(concat(encodings.call(0, 0x8000), encodings.nop(12),

@@ -52,6 +52,18 @@ public enum RiscvEncodings implements PatchEncodings {
         return out;
     }
 
+    /**
+     * The call that fills a site of {@code length} bytes: the compiler's 8-byte pair, or the one
+     * {@code jal ra} (4 bytes) a relaxing link leaves, given back in that form.
+     */
+    @Override
+    public byte[] call(long siteAddress, long targetAddress, int length) {
+        if (length == RiscvInstructions.LENGTH) {
+            return jal(siteAddress, targetAddress);
+        }
+        return PatchEncodings.super.call(siteAddress, targetAddress, length);
+    }
+
     /** {@code jal ra, target} at {@code siteAddress}: the relaxed site's call; within +/-1 MiB, even distance. */
     public byte[] jal(long siteAddress, long targetAddress) {
         return RiscvInstructions.bytes(RiscvInstructions.jal(siteAddress, targetAddress, RiscvInstructions.RA));

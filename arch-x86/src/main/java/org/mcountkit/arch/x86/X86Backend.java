@@ -1,6 +1,9 @@
 package org.mcountkit.arch.x86;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.mcountkit.api.ArchBackend;
@@ -11,6 +14,7 @@ import org.mcountkit.api.HookReference;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
+import org.mcountkit.api.SiteState;
 
 /**
  * x86_64 (and x32) and i386. Facts from the x86-64 and i386 psABIs (relocation numbers as in
@@ -48,6 +52,13 @@ public final class X86Backend implements ArchBackend {
     /** {@code call rel32}: opcode e8, the relocation patches the 4 bytes after it. */
     static final int CALL_REL32 = 0xe8;
     static final int CALL_REL32_LENGTH = 5;
+    /**
+     * {@code addr32 call rel32} ({@code 67 e8}, 6 bytes): what ld leaves of a PIE's
+     * {@code call *hook@GOTPCREL(%rip)} when the hook is defined in the image (binutils
+     * bfd/elf64-x86-64.c, elf_x86_64_convert_load_reloc, default {@code -z call-nop=prefix-addr}).
+     */
+    static final int ADDR32 = 0x67;
+    static final int RELAXED_GOT_CALL_LENGTH = 6;
     /** {@code jmp rel32}: a tail call, which ftrace cannot patch as a call. */
     static final int JMP_REL32 = 0xe9;
     /** {@code call *disp32(%rip)} (x86_64) or {@code call *disp32} (i386): ff 15, 6 bytes. */
@@ -157,9 +168,101 @@ public final class X86Backend implements ArchBackend {
         return target.is64() ? R_X86_64_64 : R_X86_64_32;
     }
 
+    /** The i386 psABI uses REL relocations; x86_64 and x32 use RELA. */
+    @Override
+    public boolean usesRela(ElfTarget target) {
+        return target.machine() != EM_386;
+    }
+
     @Override
     public int nopLength(ElfTarget target, ByteBuffer code, int offset) {
         return X86Nops.length(code, offset, target.machine() == EM_386);
+    }
+
+    /**
+     * The calls to {@code hookAddress}: {@code call rel32}, and the 6-byte {@code addr32 call}
+     * ld leaves of a relaxed GOT call. The code is scanned byte by byte, not decoded instruction
+     * by instruction (x86 has no fixed length): an {@code e8} inside another instruction would need
+     * its next four bytes to land exactly on the hook, and a linked -pg/-mfentry image calls a
+     * defined hook with nothing but these forms.
+     */
+    @Override
+    public List<Recognition.Site> decodeCalls(ElfTarget target, ByteBuffer code, long codeAddress, long hookAddress) {
+        List<Recognition.Site> sites = new ArrayList<>();
+        for (int at = 0; at + CALL_REL32_LENGTH <= code.limit(); at++) {
+            int length = callLength(target, code, at, codeAddress, hookAddress);
+            if (length > 0) {
+                sites.add(new Recognition.Site(at, length));
+                at += length - 1;
+            }
+        }
+        return sites;
+    }
+
+    /**
+     * A call to the hook (any call when the hook's address is unknown), in either form
+     * {@link #decodeCalls} finds, is a call; the kernel's 5-byte NOP ({@code x86_nops[5]} of
+     * arch/x86/kernel/alternative.c) and this backend's {@link PatchEncodings#nop nop(5)} and
+     * {@code nop(6)} (what patch writes over a 6-byte call) are the disabled site.
+     */
+    @Override
+    public SiteState classify(ElfTarget target, ByteBuffer code, int offset, long codeAddress, long hookAddress) {
+        if (offset < 0 || offset + CALL_REL32_LENGTH > code.limit()) {
+            return SiteState.OTHER;
+        }
+        if (isNop(target, code, offset)) {
+            return SiteState.NOP;
+        }
+        return callLength(target, code, offset, codeAddress, hookAddress) > 0 ? SiteState.CALL : SiteState.OTHER;
+    }
+
+    /** 6 for an {@code addr32 call}, its 6-byte NOP or a {@code call *disp32}; 5 otherwise. */
+    @Override
+    public int siteLength(ElfTarget target, ByteBuffer code, int offset) {
+        boolean six = offset >= 0 && offset + RELAXED_GOT_CALL_LENGTH <= code.limit()
+                && (((code.get(offset) & 0xff) == ADDR32 && (code.get(offset + 1) & 0xff) == CALL_REL32)
+                        || equalsAt(code, offset, encodings(target).nop(RELAXED_GOT_CALL_LENGTH))
+                        || ((code.get(offset) & 0xff) == CALL_INDIRECT_ABS[0]
+                                && (code.get(offset + 1) & 0xff) == CALL_INDIRECT_ABS[1]));
+        return six ? RELAXED_GOT_CALL_LENGTH : CALL_REL32_LENGTH;
+    }
+
+    /** Length of the call to {@code hookAddress} (any, when negative) at {@code at}, or 0. */
+    private static int callLength(ElfTarget target, ByteBuffer code, int at, long codeAddress, long hookAddress) {
+        int opcode = code.get(at) & 0xff;
+        if (opcode == ADDR32 && at + RELAXED_GOT_CALL_LENGTH <= code.limit()
+                && (code.get(at + 1) & 0xff) == CALL_REL32
+                && (hookAddress < 0 || callTarget(target, code, at + 1, codeAddress) == hookAddress)) {
+            return RELAXED_GOT_CALL_LENGTH;
+        }
+        if (opcode == CALL_REL32 && (hookAddress < 0 || callTarget(target, code, at, codeAddress) == hookAddress)) {
+            return CALL_REL32_LENGTH;
+        }
+        return 0;
+    }
+
+    private boolean isNop(ElfTarget target, ByteBuffer code, int offset) {
+        return equalsAt(code, offset, X86Encodings.X86_64.nop(CALL_REL32_LENGTH))
+                || equalsAt(code, offset, encodings(target).nop(CALL_REL32_LENGTH))
+                || equalsAt(code, offset, encodings(target).nop(RELAXED_GOT_CALL_LENGTH));
+    }
+
+    private static boolean equalsAt(ByteBuffer code, int offset, byte[] bytes) {
+        if (offset + bytes.length > code.limit()) {
+            return false;
+        }
+        byte[] here = new byte[bytes.length];
+        code.get(offset, here);
+        return Arrays.equals(here, bytes);
+    }
+
+    /** Where the {@code call rel32} at {@code at} goes: the rel32 is relative to the next instruction. */
+    private static long callTarget(ElfTarget target, ByteBuffer code, int at, long codeAddress) {
+        int rel = (code.get(at + 1) & 0xff) | (code.get(at + 2) & 0xff) << 8 | (code.get(at + 3) & 0xff) << 16
+                | (code.get(at + 4) & 0xff) << 24;
+        long next = codeAddress + at + CALL_REL32_LENGTH;
+        long destination = next + rel;
+        return target.is64() ? destination : destination & 0xffffffffL;
     }
 
     @Override

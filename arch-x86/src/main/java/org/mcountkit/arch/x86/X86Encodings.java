@@ -46,6 +46,23 @@ enum X86Encodings implements PatchEncodings {
         return MULTI_BYTE_NOPS[length].clone();
     }
 
+    /**
+     * The 6-byte form is {@code addr32 call rel32} ({@code 67 e8}), which ld writes when it
+     * relaxes {@code call *hook@GOTPCREL(%rip)} to a hook defined in the image (binutils
+     * bfd/elf64-x86-64.c, elf_x86_64_convert_load_reloc; ld's default {@code -z call-nop=prefix-addr}).
+     */
+    @Override
+    public byte[] call(long siteAddress, long targetAddress, int length) {
+        if (length == X86Backend.RELAXED_GOT_CALL_LENGTH) {
+            byte[] call = call(siteAddress + 1, targetAddress);
+            byte[] prefixed = new byte[length];
+            prefixed[0] = (byte) X86Backend.ADDR32;
+            System.arraycopy(call, 0, prefixed, 1, call.length);
+            return prefixed;
+        }
+        return PatchEncodings.super.call(siteAddress, targetAddress, length);
+    }
+
     @Override
     public byte[] call(long siteAddress, long targetAddress) {
         long displacement = targetAddress - (siteAddress + X86Backend.CALL_REL32_LENGTH);

@@ -37,7 +37,22 @@ public final class AtomicFile {
     /** Replaces {@code target} (a symlink is followed, and the link kept) with what {@code body} writes. */
     public static void replace(Path target, Body body) throws IOException {
         Path real = target.toRealPath();
-        Set<PosixFilePermission> permissions = permissions(real);
+        write(real, permissions(real), body);
+    }
+
+    /**
+     * Writes {@code target} whether or not it exists yet: an existing file is replaced as by
+     * {@link #replace}; a new one gets the default permissions (0666 less the umask).
+     */
+    public static void create(Path target, Body body) throws IOException {
+        if (Files.exists(target)) {
+            replace(target, body);
+        } else {
+            write(target.toAbsolutePath(), null, body);
+        }
+    }
+
+    private static void write(Path real, Set<PosixFilePermission> permissions, Body body) throws IOException {
         Path temp = null;
         boolean done = false;
         try {

@@ -10,12 +10,17 @@ import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.MappedElfFile;
 
 /** Opens inputs, turning I/O failures into one-line reasons. */
-final class ElfFiles {
+public final class ElfFiles {
 
     private ElfFiles() {
     }
 
-    static ElfFile open(Path path) {
+    /**
+     * Maps {@code path} as an ELF file.
+     *
+     * @throws InputException naming the reason when it is not a readable ELF file
+     */
+    public static ElfFile open(Path path) {
         if (Files.isDirectory(path)) {
             throw new InputException("is a directory");
         }

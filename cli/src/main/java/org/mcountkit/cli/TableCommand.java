@@ -1,0 +1,96 @@
+package org.mcountkit.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.mcountkit.core.FileInputException;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.Mcountkit;
+import org.mcountkit.core.output.JsonReportWriter;
+import org.mcountkit.core.output.TableAsmWriter;
+import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.postlink.Table;
+import org.mcountkit.core.postlink.TableFormat;
+import org.mcountkit.core.postlink.TableMaker;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code table}: one __mcount_loc table from the sites of some inputs, to link in after the final link. */
+@Command(name = "table", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"Write one __mcount_loc table for the call sites of the inputs (objects, ld -r outputs or"
+            + " linked images), as a relocatable object, assembly or JSON; @FILE reads arguments from FILE.",
+            "Exit 0 when the table was written, 1 when an input had a problem (nothing is written then)."})
+final class TableCommand implements Callable<Integer> {
+
+    /** Output formats. */
+    enum Format { object, asm, json }
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Verbosity verbosity;
+
+    @Mixin
+    Plugins plugins;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "object",
+            description = "object (an ELF relocatable with __mcount_loc and its relocations), asm (a .S file)"
+                + " or json (the list schema with addresses). Default: ${DEFAULT-VALUE}.")
+    Format format;
+
+    @Option(names = "--sort", description = "Entries in address order, as the kernel's sorttable leaves them.")
+    boolean sort;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT",
+            description = "Write here, atomically (required for object; asm and json go to stdout without it).")
+    Path output;
+
+    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "ELF objects or linked images of one machine.")
+    List<Path> inputs;
+
+    @Override
+    public Integer call() throws IOException {
+        if (format == Format.object && output == null) {
+            throw new ParameterException(spec.commandLine(), "--format object needs -o OUT");
+        }
+        Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
+        Mcountkit mcountkit = plugins.mcountkit(spec);
+        Table table;
+        try {
+            table = mcountkit.table(inputs, new TableMaker.Options(sort));
+        } catch (FileInputException e) {
+            reporter.failed(e.file(), e.getMessage());
+            return 1;
+        }
+        table.inputs().forEach(reporter::diagnostics);
+        if (table.inputs().stream().anyMatch(FileReport::hasErrors)) {
+            return 1;
+        }
+        if (output != null) {
+            try {
+                mcountkit.writeTable(table, TableFormat.valueOf(format.name().toUpperCase(Locale.ROOT)), output);
+            } catch (InputException e) {
+                reporter.failed(output, e.getMessage());
+                return 1;
+            }
+        } else {
+            PrintWriter out = spec.commandLine().getOut();
+            if (format == Format.asm) {
+                new TableAsmWriter().write(table, out);
+            } else {
+                new JsonReportWriter(true).write(table.inputs(), out);
+            }
+            out.flush();
+        }
+        return 0;
+    }
+}

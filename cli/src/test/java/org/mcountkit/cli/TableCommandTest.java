@@ -1,0 +1,174 @@
+package org.mcountkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.mcountkit.api.Section;
+import org.mcountkit.core.testkit.Command;
+import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.Objdump;
+import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableOracle;
+
+/**
+ * {@code table} on linked x86_64 and aarch64 programs (gcc -pg, linked with glibc and an assembly
+ * hook, no relocations kept: the sites are decoded from the code): the object and the assembly
+ * (assembled by the cross {@code as}) hold the same {@code __mcount_loc} bytes and relocations
+ * as readelf/objdump read them, and the program linked again with the table carries exactly the
+ * addresses of the hook calls objdump shows, and verifies clean.
+ */
+class TableCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void objectAndAssemblyAgreeAndLinkBackToTheCallAddresses(Machine m) throws IOException {
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+        Path hook = m.hookObject(dir);
+        Path first = m.link(dir, "first", prog, hook);
+        List<Long> calls = m.callsTo(first, m.hook);
+
+        CliRun object = CliRun.of("table", "--format", "object", "--sort", "-o", dir.resolve("table.o").toString(),
+                first.toString());
+        CliRun asm = CliRun.of("table", "--format", "asm", "--sort", "-o", dir.resolve("table.S").toString(),
+                first.toString());
+        Command.check(dir, m.toolchain.tool("as"), "table.S", "-o", "table-as.o");
+        Path again = m.link(dir, "again", prog, hook, dir.resolve("table.o"));
+
+        assertEquals(0, object.exitCode(), object.err());
+        assertEquals(0, asm.exitCode(), asm.err());
+        assertEquals(4, calls.size(), calls.toString());
+        assertArrayEquals(tableBytes(dir.resolve("table-as.o")), tableBytes(dir.resolve("table.o")));
+        Objdump objdump = new Objdump(m.toolchain);
+        List<Objdump.RelocationLine> relocations = objdump.relocations(dir.resolve("table.o"), "__mcount_loc");
+        assertEquals(objdump.relocations(dir.resolve("table-as.o"), "__mcount_loc"), relocations);
+        // main, twice and add are GLOBAL: named with their offset; the static helper is an address.
+        assertEquals(3, relocations.size(), relocations.toString());
+        assertTrue(relocations.stream().allMatch(r -> r.type().equals(m.tableRelocation)), relocations.toString());
+        assertEquals(List.of("add", "main", "twice"), relocations.stream().map(Objdump.RelocationLine::symbol).sorted()
+                .toList());
+        assertEquals(calls, TableOracle.addresses(again, "__mcount_loc"));
+        assertEquals(calls, m.callsTo(again, m.hook));
+        CliRun verify = CliRun.of("verify", again.toString());
+        assertEquals(0, verify.exitCode(), verify.out() + verify.err());
+        assertEquals(again + ": 4 entries checked, 0 zero, 0 bad\n", verify.out());
+        if (m.runsHere) {
+            assertEquals("sum 41\n", Command.check(dir, again.toString()).stdout());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void jsonHasTheListSchemaWithAnAddressPerSiteInAddressOrder(Machine m) throws IOException {
+        Path first = m.link(dir, "first", m.compile(dir, "prog", Machine.PROGRAM), m.hookObject(dir));
+
+        CliRun json = CliRun.of("table", "--format", "json", "--sort", first.toString());
+
+        assertEquals(0, json.exitCode(), json.err());
+        JsonNode file = new ObjectMapper().readTree(json.out()).get(0);
+        List<Long> addresses = new ArrayList<>();
+        for (JsonNode site : file.get("sites")) {
+            addresses.add(site.get("address").asLong());
+            assertEquals(m.hook, site.get("hook").asText());
+            assertEquals("decoded", site.get("source").asText());
+        }
+        assertEquals(m.callsTo(first, m.hook), addresses);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void inputsOfTwoMachinesAreRefusedAndNothingIsWritten(Machine m) {
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+        Machine other = m == Machine.X86_64 ? Machine.AARCH64 : Machine.X86_64;
+        Path foreign = other.compile(dir, "foreign", Machine.PROGRAM);
+
+        CliRun run = CliRun.of("table", "-o", dir.resolve("t.o").toString(), prog.toString(), foreign.toString());
+
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().startsWith("mcountkit: " + foreign + ": machine "), run.err());
+        assertTrue(!Files.exists(dir.resolve("t.o")));
+    }
+
+    /**
+     * LTO: the objects hold no machine code (gcc's GIMPLE sections), so no per-object table can
+     * exist; the table made from the linked program and linked in on a second link (same flags,
+     * so LTO makes the same code) holds exactly the calls objdump shows and verifies clean.
+     */
+    @Test
+    void anLtoProgramGetsItsTableAfterTheLink() {
+        Machine m = Machine.X86_64;
+        Path object = m.compile(dir, "lto", Machine.PROGRAM, "-flto");
+        Path hook = m.hookObject(dir);
+        List<String> link = List.of(m.toolchain.tool("gcc"), "-O2", "-flto", "-no-pie", "-pg", "-mfentry",
+                object.toString(), hook.toString());
+        Command.check(dir, concat(link, "-o", "first"));
+        Path first = dir.resolve("first");
+
+        CliRun listObject = CliRun.of("list", object.toString());
+        CliRun table = CliRun.of("table", "--sort", "-o", dir.resolve("table.o").toString(), first.toString());
+        Command.check(dir, concat(link, dir.resolve("table.o").toString(), "-o", "again"));
+        Path again = dir.resolve("again");
+
+        assertEquals("", listObject.out(), "an LTO object has no code yet");
+        assertEquals(0, table.exitCode(), table.err());
+        List<Long> calls = m.callsTo(again, m.hook);
+        assertEquals(4, calls.size(), calls.toString());
+        assertEquals(m.callsTo(first, m.hook), calls);
+        assertEquals(calls, TableOracle.addresses(again, "__mcount_loc"));
+        assertEquals(again + ": 4 entries checked, 0 zero, 0 bad\n", CliRun.of("verify", again.toString()).out());
+        assertEquals("sum 41\n", Command.check(dir, again.toString()).stdout());
+    }
+
+    private static List<String> concat(List<String> command, String... more) {
+        List<String> all = new ArrayList<>(command);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    /** aarch64_be: the table object is big-endian data, word for word what {@code as -EB} makes of the asm. */
+    @Test
+    void aBigEndianObjectsTableMatchesTheBigEndianAssembler() {
+        Path object = Samples.samples().resolve("obj/aarch64_be-pg.o");
+
+        CliRun table = CliRun.of("table", "-o", dir.resolve("table.o").toString(), object.toString());
+        CliRun asm = CliRun.of("table", "--format", "asm", "-o", dir.resolve("table.S").toString(), object.toString());
+        Command.check(dir, Machine.AARCH64.toolchain.tool("as"), "-EB", "table.S", "-o", "table-as.o");
+
+        assertEquals(0, table.exitCode(), table.err());
+        assertEquals(0, asm.exitCode(), asm.err());
+        assertTrue(Machine.AARCH64.toolchain.run("readelf", "-h", dir.resolve("table.o").toString())
+                .contains("big endian"));
+        assertArrayEquals(tableBytes(dir.resolve("table-as.o")), tableBytes(dir.resolve("table.o")));
+        Objdump objdump = new Objdump(Machine.AARCH64.toolchain);
+        List<Objdump.RelocationLine> relocations = objdump.relocations(dir.resolve("table.o"), "__mcount_loc");
+        assertEquals(objdump.relocations(dir.resolve("table-as.o"), "__mcount_loc"), relocations);
+        assertEquals(List.of("g_func", "w_func", "hook_address", "g2", "init_func"),
+                relocations.stream().map(Objdump.RelocationLine::symbol).toList());
+        assertTrue(relocations.stream().allMatch(r -> r.type().equals("R_AARCH64_ABS64") && r.addend() > 0),
+                relocations.toString());
+    }
+
+    private static byte[] tableBytes(Path object) {
+        JelfElfFile elf = new JelfElfFile(object);
+        Section table = elf.sections().stream().filter(s -> s.name().equals("__mcount_loc")).findFirst().orElseThrow();
+        ByteBuffer bytes = elf.bytes(table);
+        byte[] out = new byte[bytes.limit()];
+        bytes.get(0, out);
+        return out;
+    }
+}

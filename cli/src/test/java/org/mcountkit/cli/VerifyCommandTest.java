@@ -1,0 +1,182 @@
+package org.mcountkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.mcountkit.core.testkit.Command;
+import org.mcountkit.core.testkit.Readelf;
+import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableOracle;
+
+/**
+ * {@code verify} on x86_64 and aarch64 programs whose objects were recorded one by one and then
+ * linked: clean as linked; a copy with one table word moved one byte and another site's bytes
+ * overwritten reports exactly those two entries with their addresses; a weak function replaced
+ * by a strong one leaves an entry that points into no function, which is reported.
+ */
+class VerifyCommandTest {
+
+    static final String WEAK = """
+            __attribute__((weak, noinline)) int pick(int x) { return x + 100; }
+            int main(void) { return pick(1) == 3 ? 0 : 1; }
+            """;
+
+    static final String STRONG = """
+            __attribute__((noinline)) int pick(int x) { return x * 3; }
+            """;
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void cleanAsLinkedAndExactlyTheCorruptedEntriesReported(Machine m) throws IOException {
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+        assertEquals(0, CliRun.of("record", prog.toString()).exitCode());
+        Path image = m.linkRecorded(dir, "image", prog, m.hookObject(dir));
+        List<Long> table = TableOracle.addresses(image, "__mcount_loc");
+        assertEquals(m.callsTo(image, m.hook), table.stream().sorted().toList());
+
+        CliRun clean = CliRun.of("verify", image.toString());
+
+        assertEquals(0, clean.exitCode(), clean.out() + clean.err());
+        assertEquals(image + ": 4 entries checked, 0 zero, 0 bad\n", clean.out());
+
+        Path bad = dir.resolve("bad");
+        Files.copy(image, bad);
+        Images.putWord(bad, "__mcount_loc", 8L, table.get(1) + 1);
+        Images.overwrite(bad, table.get(2), m.notASite);
+
+        CliRun run = CliRun.of("verify", bad.toString());
+        CliRun json = CliRun.of("verify", "--json", bad.toString());
+
+        assertEquals(1, run.exitCode());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(3, lines.size(), run.out());
+        assertTrue(lines.get(0).startsWith(String.format("%s: __mcount_loc+0x8 0x%x ", bad, table.get(1) + 1)),
+                lines.get(0));
+        assertTrue(lines.get(0).contains("neither a call to the hook nor a NOP"), lines.get(0));
+        assertTrue(lines.get(1).startsWith(String.format("%s: __mcount_loc+0x10 0x%x ", bad, table.get(2))),
+                lines.get(1));
+        assertTrue(lines.get(1).contains("found " + Images.hex(m.notASite)), lines.get(1));
+        assertEquals(bad + ": 4 entries checked, 0 zero, 2 bad", lines.get(2));
+        assertEquals(1, json.exitCode());
+        JsonNode result = new ObjectMapper().readTree(json.out()).get(0);
+        assertEquals(false, result.get("clean").asBoolean());
+        List<Long> addresses = new ArrayList<>();
+        result.get("findings").forEach(f -> addresses.add(f.get("address").asLong()));
+        assertEquals(List.of(table.get(1) + 1, table.get(2)), addresses);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void theEntryOfAnOverriddenWeakFunctionIsReported(Machine m) throws IOException {
+        Path weak = m.compile(dir, "weak", WEAK);
+        Path strong = m.compile(dir, "strong", STRONG);
+        assertEquals(0, CliRun.of("record", weak.toString(), strong.toString()).exitCode());
+        Path image = m.linkRecorded(dir, "image", weak, strong, m.hookObject(dir));
+        List<Long> table = TableOracle.addresses(image, "__mcount_loc");
+        // readelf's FUNC symbols: the one entry no function covers is the dead weak pick's.
+        List<Readelf.SymbolLine> functions = new Readelf(m.toolchain).symbols(image).stream()
+                .filter(s -> s.type().equals("FUNC") && s.size() > 0).toList();
+        List<Long> uncovered = table.stream().filter(a -> functions.stream()
+                .noneMatch(f -> a >= f.value() && a < f.value() + f.size())).toList();
+
+        CliRun run = CliRun.of("verify", image.toString());
+
+        assertEquals(3, table.size(), table.toString());
+        assertEquals(1, uncovered.size(), uncovered.toString());
+        assertEquals(1, run.exitCode());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(2, lines.size(), run.out());
+        assertTrue(lines.get(0).startsWith(String.format("%s: __mcount_loc+0x%x 0x%x ?: in no function symbol", image,
+                8 * table.indexOf(uncovered.get(0)), uncovered.get(0))), lines.get(0));
+        assertEquals(image + ": 3 entries checked, 0 zero, 1 bad", lines.get(1));
+    }
+
+    /**
+     * A kernel image keeps its table inside {@code .init.data} between {@code __start_mcount_loc}
+     * and {@code __stop_mcount_loc}: objcopy makes such an image from a linked program (the table
+     * section renamed, the two symbols added), and verify reads exactly that range.
+     */
+    @Test
+    void aKernelStyleTableBetweenStartAndStopSymbolsIsRead() throws IOException {
+        Machine m = Machine.X86_64;
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+        assertEquals(0, CliRun.of("record", prog.toString()).exitCode());
+        Path image = m.link(dir, "image", prog, m.hookObject(dir));
+        long first = TableOracle.addresses(image, "__mcount_loc").get(0);
+        Images.overwrite(image, first, m.notASite);
+        Path kernel = dir.resolve("vmlinux");
+        Command.check(dir, m.toolchain.tool("objcopy"), "--rename-section", "__mcount_loc=.init.data",
+                "--add-symbol", "__start_mcount_loc=.init.data:0,global", "--add-symbol",
+                "__stop_mcount_loc=.init.data:32,global", image.toString(), kernel.toString());
+
+        CliRun run = CliRun.of("verify", kernel.toString());
+
+        assertEquals(1, run.exitCode());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(2, lines.size(), run.out());
+        assertTrue(lines.get(0).startsWith(String.format("%s: __start_mcount_loc+0x0 0x%x ", kernel, first)),
+                lines.get(0));
+        assertEquals(kernel + ": 4 entries checked, 0 zero, 1 bad", lines.get(1));
+    }
+
+    /**
+     * {@code -fpatchable-function-entry}: every entry of the linked image is a NOP pad, so verify
+     * is clean; an entry moved onto the {@code ret} of {@code twice} is reported.
+     */
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void patchableEntriesAreNopPadsAndAMovedOneIsReported(Machine m) throws IOException {
+        String nops = m == Machine.X86_64 ? "5" : m == Machine.AARCH64 ? "2" : "4";
+        Path object = m.toolchain.compile(Samples.write(dir, "pfe.c", Machine.PROGRAM), dir.resolve("pfe.o"),
+                "-fpatchable-function-entry=" + nops);
+        Path image = m.link(dir, "pfe", object);
+        List<Long> entries = TableOracle.addresses(image, "__patchable_function_entries");
+
+        CliRun clean = CliRun.of("verify", image.toString());
+
+        assertEquals(0, clean.exitCode(), clean.out() + clean.err());
+        assertTrue(entries.size() >= 4, entries.toString());
+        assertEquals(image + ": " + entries.size() + " entries checked, 0 zero, 0 bad\n", clean.out());
+
+        Readelf.SymbolLine twice = new Readelf(m.toolchain).symbols(image).stream()
+                .filter(s -> s.name().equals("twice")).findFirst().orElseThrow();
+        long ret = m.disassemble(image).stream().filter(i -> i.address() >= twice.value()
+                && i.address() < twice.value() + twice.size() && i.text().startsWith("ret"))
+                .map(Machine.Instruction::address).findFirst().orElseThrow();
+        Images.putWord(image, "__patchable_function_entries", 0, ret);
+
+        CliRun moved = CliRun.of("verify", image.toString());
+
+        assertEquals(1, moved.exitCode());
+        List<String> lines = moved.out().lines().toList();
+        assertEquals(2, lines.size(), moved.out());
+        assertTrue(lines.get(0).startsWith(String.format("%s: __patchable_function_entries+0x0 0x%x twice+0x%x: "
+                + "neither a call to the hook nor a NOP", image, ret, ret - twice.value())), lines.get(0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void anObjectIsNotVerified(Machine m) {
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+
+        CliRun run = CliRun.of("verify", prog.toString());
+
+        assertEquals(1, run.exitCode());
+        assertEquals("mcountkit: " + prog + ": not a linked image (e_type 1): verify checks executables and shared"
+                + " objects; list reads objects\n", run.err());
+    }
+}

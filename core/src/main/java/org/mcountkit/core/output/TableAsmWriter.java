@@ -1,0 +1,46 @@
+package org.mcountkit.core.output;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.regex.Pattern;
+import org.mcountkit.core.elf.McountLocSections;
+import org.mcountkit.core.postlink.Table;
+import org.mcountkit.core.postlink.TableEntry;
+
+/**
+ * Writes a {@link Table} as GNU assembler source, as {@code recordmcount.pl} does: one
+ * {@code .section __mcount_loc,"a",%progbits} with a pointer-sized word per entry
+ * ({@code .8byte func+0x4}, or the address for an absolute entry). {@code %progbits} and
+ * {@code .8byte}/{@code .4byte} are the spellings every gas target accepts ({@code @} starts a
+ * comment on some), and the header is a C-style block comment for the same reason.
+ */
+public final class TableAsmWriter {
+
+    /** Names gas reads without quotes. */
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z_.$][A-Za-z0-9_.$]*");
+
+    public void write(Table table, Writer out) throws IOException {
+        int word = table.target().pointerSize();
+        String directive = word == 8 ? ".8byte" : ".4byte";
+        out.write("/* __mcount_loc for " + table.machine() + ": " + table.entries().size()
+                + " entries, written by mcountkit table */\n");
+        out.write("\t.section " + McountLocSections.TABLE + ",\"a\",%progbits\n");
+        out.write("\t.balign " + word + "\n");
+        for (TableEntry e : table.entries()) {
+            out.write("\t" + directive + " " + operand(e, word) + "\n");
+        }
+        out.write("\t.section .note.GNU-stack,\"\",%progbits\n");
+        out.flush();
+    }
+
+    private static String operand(TableEntry e, int word) {
+        if (e.isAbsolute()) {
+            return "0x" + Long.toHexString(word == 8 ? e.value() : e.value() & 0xffffffffL);
+        }
+        String name = PLAIN.matcher(e.symbol()).matches() ? e.symbol() : "\"" + e.symbol() + "\"";
+        if (e.value() == 0) {
+            return name;
+        }
+        return e.value() > 0 ? name + "+0x" + Long.toHexString(e.value()) : name + "-0x" + Long.toHexString(-e.value());
+    }
+}

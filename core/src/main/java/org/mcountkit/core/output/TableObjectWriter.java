@@ -1,0 +1,69 @@
+package org.mcountkit.core.output;
+
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.elf.McountLocSections;
+import org.mcountkit.core.elf.RelocatableWriter;
+import org.mcountkit.core.elf.RelocationWriter;
+import org.mcountkit.core.postlink.Table;
+import org.mcountkit.core.postlink.TableEntry;
+
+/**
+ * Writes a {@link Table} as a relocatable object for the table's machine, holding what the
+ * assembler makes of {@link TableAsmWriter}'s output: {@code __mcount_loc} (SHF_ALLOC, pointer
+ * aligned), a relocation per named entry against an undefined GLOBAL symbol of that name (the
+ * addend in the relocation for RELA machines, in the word for REL ones), absolute entries as
+ * plain words, and an empty {@code .note.GNU-stack} so linking it in does not ask for an
+ * executable stack.
+ */
+public final class TableObjectWriter {
+
+    private static final String NOTE_GNU_STACK = ".note.GNU-stack";
+
+    /** The object's bytes. */
+    public byte[] write(Table table) {
+        int word = table.target().pointerSize();
+        boolean is64 = table.target().is64();
+        List<TableEntry> entries = table.entries();
+        RelocatableWriter out = new RelocatableWriter(table.target());
+        Map<String, Integer> symbols = new LinkedHashMap<>();
+        entries.stream().filter(e -> !e.isAbsolute()).forEach(e -> symbols.putIfAbsent(e.symbol(), 0));
+        ByteBuffer data = ByteBuffer.allocate(entries.size() * word).order(table.target().endian().order());
+        RelocationWriter relocations = new RelocationWriter(is64, table.rela(), table.target().endian().order());
+        int relocated = (int) entries.stream().filter(e -> !e.isAbsolute()).count();
+        ByteBuffer rel = relocations.allocate(relocated);
+        int tableIndex = out.addSection(McountLocSections.TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, word, word,
+                new byte[0]);
+        for (String name : symbols.keySet()) {
+            symbols.put(name, out.addSymbol(name, Symbol.STB_GLOBAL, Symbol.STT_NOTYPE, Symbol.SHN_UNDEF, 0));
+        }
+        int r = 0;
+        for (int i = 0; i < entries.size(); i++) {
+            TableEntry e = entries.get(i);
+            boolean inWord = e.isAbsolute() || !table.rela();
+            if (inWord) {
+                if (is64) {
+                    data.putLong(i * word, e.value());
+                } else {
+                    data.putInt(i * word, (int) e.value());
+                }
+            }
+            if (!e.isAbsolute()) {
+                relocations.put(rel, r++, (long) i * word, symbols.get(e.symbol()), table.relocationType(),
+                        table.rela() ? e.value() : 0);
+            }
+        }
+        out.setContent(tableIndex, data.array());
+        if (relocated > 0) {
+            out.addRelocations((table.rela() ? ".rela" : ".rel") + McountLocSections.TABLE,
+                    table.rela() ? Section.SHT_RELA : Section.SHT_REL, tableIndex, relocations.entrySize(),
+                    rel.array());
+        }
+        out.addSection(NOTE_GNU_STACK, Section.SHT_PROGBITS, 0, 1, 0, new byte[0]);
+        return out.toBytes();
+    }
+}

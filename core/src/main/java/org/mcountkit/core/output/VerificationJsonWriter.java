@@ -1,0 +1,59 @@
+package org.mcountkit.core.output;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.List;
+import org.mcountkit.api.Diagnostic;
+import org.mcountkit.core.postlink.Verification;
+
+/**
+ * Writes {@code verify --json}: an array with one object per image,
+ * {@code {"file","machine","checked","zeros","clean","findings":[{"table","entryOffset","address",
+ * "function","found","expected","reason"}],"diagnostics":[...]}}.
+ */
+public final class VerificationJsonWriter {
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    public void write(List<Verification> results, Writer out) throws IOException {
+        try (JsonGenerator json = FACTORY.createGenerator(out)) {
+            json.useDefaultPrettyPrinter();
+            json.writeStartArray();
+            for (Verification v : results) {
+                json.writeStartObject();
+                json.writeStringField("file", v.file().toString());
+                json.writeStringField("machine", v.machine());
+                json.writeNumberField("checked", v.checked());
+                json.writeNumberField("zeros", v.zeros());
+                json.writeBooleanField("clean", v.clean());
+                json.writeArrayFieldStart("findings");
+                for (Verification.Finding f : v.findings()) {
+                    json.writeStartObject();
+                    json.writeStringField("table", f.table());
+                    json.writeNumberField("entryOffset", f.entryOffset());
+                    json.writeNumberField("address", f.address());
+                    json.writeStringField("function", f.function());
+                    json.writeStringField("found", f.found());
+                    json.writeStringField("expected", f.expected());
+                    json.writeStringField("reason", f.reason());
+                    json.writeEndObject();
+                }
+                json.writeEndArray();
+                json.writeArrayFieldStart("diagnostics");
+                for (Diagnostic d : v.diagnostics()) {
+                    json.writeStartObject();
+                    json.writeStringField("severity", d.severity().label());
+                    json.writeStringField("message", d.message());
+                    json.writeEndObject();
+                }
+                json.writeEndArray();
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+        }
+        out.write(System.lineSeparator());
+        out.flush();
+    }
+}
