@@ -113,7 +113,8 @@ public final class Arm64Backend implements ArchBackend {
 
     @Override
     public String relocationName(ElfTarget target, int type) {
-        return NAMES.getOrDefault(type, "relocation type " + type);
+        String name = NAMES.get(type);
+        return name != null ? name : "relocation type " + type;
     }
 
     @Override

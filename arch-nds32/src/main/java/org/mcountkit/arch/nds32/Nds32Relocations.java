@@ -110,7 +110,8 @@ final class Nds32Relocations {
     }
 
     static String name(int type) {
-        return NAMES.getOrDefault(type, "relocation type " + type);
+        String name = NAMES.get(type);
+        return name != null ? name : "relocation type " + type;
     }
 
     /** Every type this class names, for checking the table against readelf. */

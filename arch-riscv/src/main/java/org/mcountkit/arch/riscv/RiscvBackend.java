@@ -183,7 +183,8 @@ public final class RiscvBackend implements ArchBackend {
 
     @Override
     public String relocationName(ElfTarget target, int type) {
-        return NAMES.getOrDefault(type, "relocation type " + type);
+        String name = NAMES.get(type);
+        return name != null ? name : "relocation type " + type;
     }
 
     /** R_RISCV_RELAX lets the linker shrink the sequence it marks and so move everything after it. */

@@ -268,6 +268,7 @@ public final class X86Backend implements ArchBackend {
     @Override
     public String relocationName(ElfTarget target, int type) {
         Map<Integer, String> names = target.machine() == EM_386 ? I386_NAMES : X86_64_NAMES;
-        return names.getOrDefault(type, "relocation type " + type);
+        String name = names.get(type);
+        return name != null ? name : "relocation type " + type;
     }
 }

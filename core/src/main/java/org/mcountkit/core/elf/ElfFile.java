@@ -2,7 +2,10 @@ package org.mcountkit.core.elf;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Relocation;
@@ -56,6 +59,22 @@ public interface ElfFile {
 
     /** All entries of the symbol table, index 0 included. */
     List<Symbol> symbols();
+
+    /**
+     * The indexes of the symbols whose name is one of {@code names}, each mapped to its name. A
+     * reader may compare names in place, without building every symbol (a kernel object has
+     * hundreds of thousands, and scans look for one or two hooks).
+     */
+    default Map<Integer, String> symbolsNamed(Set<String> names) {
+        Map<Integer, String> found = new HashMap<>();
+        for (int i = 1; i < symbolCount(); i++) {
+            String name = symbol(i).name();
+            if (names.contains(name)) {
+                found.put(i, name);
+            }
+        }
+        return found;
+    }
 
     /** The relocations of a {@code SHT_REL} or {@code SHT_RELA} section, in file order. */
     List<Relocation> relocations(Section relocationSection);

@@ -11,6 +11,9 @@ import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.Map;
+import java.util.HashMap;
 import java.util.Objects;
 import java.util.Optional;
 import org.mcountkit.api.ElfClass;
@@ -267,6 +270,48 @@ public final class MappedElfFile implements ElfFile {
     @Override
     public int symbolCount() {
         return symtab == null ? 0 : (int) (symtab.size() / symtab.entsize());
+    }
+
+    /** Compares each st_name with the wanted names' bytes in the string table; decodes only matches. */
+    @Override
+    public Map<Integer, String> symbolsNamed(Set<String> names) {
+        Map<Integer, String> found = new HashMap<>();
+        int count = symbolCount();
+        if (count == 0 || names.isEmpty()) {
+            return found;
+        }
+        byte[][] wanted = new byte[names.size()][];
+        String[] spelled = names.toArray(String[]::new);
+        for (int k = 0; k < spelled.length; k++) {
+            wanted[k] = spelled[k].getBytes(StandardCharsets.ISO_8859_1);
+        }
+        long tableStart = symStrtab.offset();
+        long tableSize = symStrtab.hasFileBytes() ? symStrtab.size() : 0;
+        for (int i = 1; i < count; i++) {
+            long name = u32((int) (symtab.offset() + (long) i * symtab.entsize()));
+            if (name >= tableSize) {
+                symbol(i); // reports the bad name offset as reading the symbol does
+            }
+            for (int k = 0; k < wanted.length; k++) {
+                if (nameIs(tableStart + name, tableStart + tableSize, wanted[k])) {
+                    found.put(i, spelled[k]);
+                    break;
+                }
+            }
+        }
+        return found;
+    }
+
+    private boolean nameIs(long at, long end, byte[] name) {
+        if (at + name.length >= end) {
+            return false;
+        }
+        for (int j = 0; j < name.length; j++) {
+            if (data.get((int) at + j) != name[j]) {
+                return false;
+            }
+        }
+        return data.get((int) at + name.length) == 0;
     }
 
     @Override

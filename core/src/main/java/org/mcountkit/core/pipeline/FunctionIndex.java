@@ -35,14 +35,21 @@ public final class FunctionIndex {
         boolean relocatable = file.type() == ElfFile.ET_REL;
         int sections = file.sections().size();
         int symbols = file.symbolCount();
+        // Each symbol is decoded once; the sort works on the few fields it needs.
         int[] functions = new int[symbols];
         long[] starts = new long[symbols];
+        int[] sectionOf = new int[symbols];
+        long[] sizes = new long[symbols];
+        byte[] ranks = new byte[symbols];
         int n = 0;
         for (int i = 1; i < symbols; i++) {
             Symbol s = file.symbol(i);
             if (s.isFunction() && s.isInSection() && s.sectionIndex() < sections) {
                 long address = file.section(s.sectionIndex()).address();
                 starts[i] = relocatable ? s.value() : s.value() - address;
+                sectionOf[i] = s.sectionIndex();
+                sizes[i] = s.size();
+                ranks[i] = (byte) (s.isGlobal() ? 0 : s.isLocal() ? 1 : 2);
                 functions[n++] = i;
             }
         }
@@ -50,20 +57,15 @@ public final class FunctionIndex {
         for (int k = 0; k < n; k++) {
             order[k] = functions[k];
         }
-        int[] sectionOf = new int[symbols];
-        for (int k = 0; k < n; k++) {
-            sectionOf[functions[k]] = file.symbol(functions[k]).sectionIndex();
-        }
         Arrays.sort(order, new BySectionThenStart(sectionOf, starts));
         FunctionIndex index = new FunctionIndex(file, n);
         for (int k = 0; k < n; k++) {
             int i = order[k];
-            Symbol s = file.symbol(i);
             index.section[k] = sectionOf[i];
             index.start[k] = starts[i];
-            index.end[k] = starts[i] + Math.max(s.size(), 1);
+            index.end[k] = starts[i] + Math.max(sizes[i], 1);
             index.symbol[k] = i;
-            index.rank[k] = (byte) (s.isGlobal() ? 0 : s.isLocal() ? 1 : 2);
+            index.rank[k] = ranks[i];
         }
         return index;
     }

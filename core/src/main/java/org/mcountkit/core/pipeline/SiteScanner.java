@@ -36,7 +36,7 @@ public final class SiteScanner {
 
     public SiteScan scan(ElfFile file) {
         ElfTarget target = file.target();
-        Map<Integer, String> hooks = hookSymbols(file, backend.hookNames(target));
+        Map<Integer, String> hooks = file.symbolsNamed(backend.hookNames(target));
         List<FoundSite> traced = new ArrayList<>();
         List<FoundSite> untraced = new ArrayList<>();
         List<Diagnostic> diagnostics = new ArrayList<>();
@@ -172,18 +172,5 @@ public final class SiteScanner {
             return "calls to the hook in " + section + " are not recorded: functions there opt out of tracing";
         }
         return "calls to the hook in " + section + " are not recorded: the section is not traced";
-    }
-
-    /** Symbol indexes whose name is one of the hooks, mapped to that name. */
-    private static Map<Integer, String> hookSymbols(ElfFile file, Set<String> names) {
-        Map<Integer, String> found = new HashMap<>();
-        int count = file.symbolCount();
-        for (int i = 1; i < count; i++) {
-            Symbol s = file.symbol(i);
-            if (names.contains(s.name())) {
-                found.put(i, s.name());
-            }
-        }
-        return found;
     }
 }
