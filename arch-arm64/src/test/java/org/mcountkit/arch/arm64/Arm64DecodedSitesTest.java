@@ -13,6 +13,7 @@ import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.Command;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -31,12 +32,12 @@ class Arm64DecodedSitesTest {
     @Test
     void listOnAnImageWithoutRelocationsDecodesEveryBlToTheHook() {
         Path image = link(false);
-        List<Disassembly.Instruction> calls = callsToMcount(image);
+        List<ObjdumpCode.Instruction> calls = callsToMcount(image);
 
         FileReport report = lister.list(image);
 
         assertEquals(5, calls.size(), calls.toString());
-        assertEquals(calls.stream().map(Disassembly.Instruction::offset).toList(),
+        assertEquals(calls.stream().map(ObjdumpCode.Instruction::offset).toList(),
                 report.sites().stream().map(CallSite::address).toList());
         assertEquals(calls.stream().map(i -> i.label() + "+0x" + Long.toHexString(i.offset() - i.labelStart()))
                 .toList(), report.sites().stream().map(CallSite::function).toList());
@@ -52,7 +53,7 @@ class Arm64DecodedSitesTest {
 
         assertFalse(report.sites().isEmpty());
         report.sites().forEach(s -> assertEquals(SiteSource.RELOCATION, s.source(), s.toString()));
-        assertEquals(callsToMcount(image).stream().map(Disassembly.Instruction::offset).toList(), report.sites().stream().map(CallSite::address).toList());
+        assertEquals(callsToMcount(image).stream().map(ObjdumpCode.Instruction::offset).toList(), report.sites().stream().map(CallSite::address).toList());
     }
 
     private Path link(boolean keepRelocations) {
@@ -86,7 +87,7 @@ class Arm64DecodedSitesTest {
         return image;
     }
 
-    private static List<Disassembly.Instruction> callsToMcount(Path image) {
+    private static List<ObjdumpCode.Instruction> callsToMcount(Path image) {
         return Disassembly.of(image).instructions().stream()
                 .filter(i -> i.mnemonic().equals("bl") && i.operands().endsWith("<_mcount>")).toList();
     }

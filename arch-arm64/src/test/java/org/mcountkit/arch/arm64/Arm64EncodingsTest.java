@@ -15,6 +15,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.EncodingException;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Toolchain;
 
 /** The patch encodings, checked by round trip and against binutils' disassembler. */
@@ -44,7 +45,7 @@ class Arm64EncodingsTest {
             code.writeBytes(bl);
         }
 
-        List<Disassembly.Instruction> decoded = disassemble(code.toByteArray());
+        List<ObjdumpCode.Instruction> decoded = disassemble(code.toByteArray());
 
         assertEquals(targets.size(), decoded.size());
         for (int i = 0; i < decoded.size(); i++) {
@@ -74,7 +75,7 @@ class Arm64EncodingsTest {
         code.writeBytes(encodings.nop(12));
         code.writeBytes(encodings.callWithRegs(BASE + 12, caller));
 
-        List<Disassembly.Instruction> decoded = disassemble(code.toByteArray());
+        List<ObjdumpCode.Instruction> decoded = disassemble(code.toByteArray());
 
         assertEquals(List.of("nop", "nop", "nop", "mov x9, x30", "bl 0x" + Long.toHexString(caller)),
                 decoded.stream().map(i -> (i.mnemonic() + " " + i.operands()).trim()).toList());
@@ -85,7 +86,7 @@ class Arm64EncodingsTest {
     }
 
     /** objdump's reading of raw A64 code placed at {@link #BASE}. */
-    private List<Disassembly.Instruction> disassemble(byte[] code) throws IOException {
+    private List<ObjdumpCode.Instruction> disassemble(byte[] code) throws IOException {
         Path raw = Files.write(dir.resolve("code.bin"), code);
         String text = Toolchain.AARCH64.run("objdump", "-D", "-b", "binary", "-m", "aarch64",
                 "--adjust-vma=0x" + Long.toHexString(BASE), raw.toString());

@@ -28,6 +28,7 @@ import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
@@ -84,17 +85,17 @@ class Arm64LinkedImageTest {
     void aRecordedObjectLinkedKeepsItsTableAsTheAddressesOfTheBlInstructions() {
         Path image = linkRecordedPgImage();
         List<Long> words = TableOracle.addresses(image, "__mcount_loc");
-        List<Disassembly.Instruction> calls = callsToMcountPlt(Disassembly.of(image));
+        List<ObjdumpCode.Instruction> calls = callsToMcountPlt(Disassembly.of(image));
 
         FileReport report = lister.list(image);
 
         assertEquals(6, calls.size(), calls.toString());
-        assertEquals(calls.stream().map(Disassembly.Instruction::offset).sorted().toList(),
+        assertEquals(calls.stream().map(ObjdumpCode.Instruction::offset).sorted().toList(),
                 words.stream().sorted().toList());
         assertEquals(words, report.sites().stream().map(CallSite::address).toList());
         List<String> expected = new ArrayList<>();
         for (long word : words) {
-            Disassembly.Instruction call = calls.stream().filter(c -> c.offset() == word).findFirst().orElseThrow();
+            ObjdumpCode.Instruction call = calls.stream().filter(c -> c.offset() == word).findFirst().orElseThrow();
             expected.add(call.function() + " 4 mcount_loc");
         }
         assertEquals(expected, report.sites().stream().map(s -> s.function() + " " + s.length() + " "
@@ -123,11 +124,11 @@ class Arm64LinkedImageTest {
             }
         }
 
-        assertEquals(callsToMcountPlt(code).stream().map(Disassembly.Instruction::offset).toList(), decoded);
-        List<Disassembly.Instruction> nops = code.instructions().stream().filter(i -> i.mnemonic().equals("nop"))
+        assertEquals(callsToMcountPlt(code).stream().map(ObjdumpCode.Instruction::offset).toList(), decoded);
+        List<ObjdumpCode.Instruction> nops = code.instructions().stream().filter(i -> i.mnemonic().equals("nop"))
                 .toList();
         assertTrue(!nops.isEmpty());
-        for (Disassembly.Instruction nop : nops) {
+        for (ObjdumpCode.Instruction nop : nops) {
             Section text = sectionNamed(elf, nop.section());
             assertEquals(SiteState.NOP, backend.classify(elf.target(), elf.bytes(text),
                     (int) (nop.offset() - text.address()), text.address(), plt));
@@ -150,7 +151,7 @@ class Arm64LinkedImageTest {
         return image;
     }
 
-    private static List<Disassembly.Instruction> callsToMcountPlt(Disassembly code) {
+    private static List<ObjdumpCode.Instruction> callsToMcountPlt(Disassembly code) {
         return code.instructions().stream()
                 .filter(i -> i.mnemonic().equals("bl") && i.operands().endsWith("<_mcount@plt>")).toList();
     }

@@ -17,6 +17,7 @@ import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.TableOracle;
 
 /**
@@ -52,7 +53,7 @@ class Arm64PatchableEntriesTest {
             String name = before == 0 ? function : function + "-0x" + Integer.toHexString(4 * before);
             expected.add(entry + " " + 4 * nops + " " + name + " patchable_function_entries");
         }
-        List<Disassembly.Instruction> code = Disassembly.of(object).instructions();
+        List<ObjdumpCode.Instruction> code = Disassembly.of(object).instructions();
 
         FileReport report = new Lister(Backends.load()).list(object);
 
@@ -82,9 +83,9 @@ class Arm64PatchableEntriesTest {
     }
 
     /** How many {@code nop}s objdump shows in a row from the entry on. */
-    private static int nopsAt(List<Disassembly.Instruction> code, TableOracle.Entry entry) {
+    private static int nopsAt(List<ObjdumpCode.Instruction> code, TableOracle.Entry entry) {
         int count = 0;
-        for (Disassembly.Instruction i : code) {
+        for (ObjdumpCode.Instruction i : code) {
             if (i.section().equals(entry.section()) && i.offset() == entry.offset() + 4L * count) {
                 if (!i.mnemonic().equals("nop")) {
                     break;

@@ -19,6 +19,7 @@ import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -44,7 +45,7 @@ class Arm64PgSitesTest {
         Path object = compilePg(compiler, extra);
         Disassembly code = Disassembly.of(object);
         List<String> expected = new ArrayList<>();
-        for (Disassembly.Instruction call : code.callsTo("_mcount")) {
+        for (ObjdumpCode.Instruction call : code.callsTo("_mcount")) {
             expected.add(call.place() + " 4 " + call.function() + " _mcount relocation");
         }
 
@@ -61,7 +62,7 @@ class Arm64PgSitesTest {
     @MethodSource("objects")
     void everyOtherReferenceToMcountIsRejectedWithItsRelocationType(Compiler compiler, String[] extra) {
         Path object = compilePg(compiler, extra);
-        List<Disassembly.Instruction> others = Disassembly.of(object).instructions().stream()
+        List<ObjdumpCode.Instruction> others = Disassembly.of(object).instructions().stream()
                 .filter(i -> i.relocs().stream().anyMatch(r -> r.symbol().equals("_mcount")))
                 .filter(i -> !(i.mnemonic().equals("bl") && i.hasReloc("R_AARCH64_CALL26", "_mcount")))
                 .toList();
@@ -70,7 +71,7 @@ class Arm64PgSitesTest {
 
         // hook_address() takes the hook's address: ADRP+ADD, or a literal-pool ABS64 with -mcmodel=large
         assertTrue(others.size() >= 1, "fixture has no address-taking reference");
-        for (Disassembly.Instruction other : others) {
+        for (ObjdumpCode.Instruction other : others) {
             String type = other.relocs().stream().filter(r -> r.symbol().equals("_mcount")).findFirst().orElseThrow()
                     .type();
             assertTrue(hasWarning(report, other.section(), other.offset(), "not a call: " + type),
@@ -85,10 +86,10 @@ class Arm64PgSitesTest {
         Path source = Samples.write(dir, "tail.c", Sources.TAIL_CALL);
         Path object = Toolchain.AARCH64.compile(source, dir.resolve("tail.o"), "-pg");
         Disassembly code = Disassembly.of(object);
-        Disassembly.Instruction jump = code.instructions().stream()
+        ObjdumpCode.Instruction jump = code.instructions().stream()
                 .filter(i -> i.mnemonic().equals("b") && i.hasReloc("R_AARCH64_JUMP26", "_mcount")).findFirst()
                 .orElseThrow(() -> new AssertionError("gcc emitted no b _mcount"));
-        Disassembly.Instruction call = code.callsTo("_mcount").get(0);
+        ObjdumpCode.Instruction call = code.callsTo("_mcount").get(0);
 
         FileReport report = lister.list(object);
 
@@ -108,7 +109,7 @@ class Arm64PgSitesTest {
 
         assertTrue(relocations.matches("(?s).*Relocation section '\\.rela\\.data'.*\\n0{16} +\\S+"
                 + " +R_AARCH64_ABS64 +0{16} _mcount \\+ 0.*"), relocations);
-        Disassembly.Instruction call = Disassembly.of(object).callsTo("_mcount").get(0);
+        ObjdumpCode.Instruction call = Disassembly.of(object).callsTo("_mcount").get(0);
         assertEquals(List.of(call.place() + " 4 f+0x" + Long.toHexString(call.offset()) + " _mcount relocation"),
                 describe(report.sites()));
         assertTrue(hasWarning(report, ".data", 0, "not a call: R_AARCH64_ABS64 in .data, which is not code"),

@@ -21,6 +21,7 @@ import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
@@ -61,7 +62,7 @@ class Arm64RecordTest {
     void aCallInAnUntracedSectionBecomesTheSameNopAsDebiansRecordmcountWrites(Compiler compiler) throws IOException {
         Path object = compiler.compile(Samples.write(dir, "untraced.c", Sources.UNTRACED_SECTION),
                 dir.resolve("untraced.o"), "-pg");
-        Disassembly.Instruction call = Disassembly.of(object).callsTo("_mcount").stream()
+        ObjdumpCode.Instruction call = Disassembly.of(object).callsTo("_mcount").stream()
                 .filter(i -> i.section().equals(".mysec")).findFirst().orElseThrow();
         Path ours = Files.copy(object, dir.resolve("ours.o"));
         Path theirs = Files.copy(object, dir.resolve("theirs.o"));
@@ -69,10 +70,10 @@ class Arm64RecordTest {
         recorder.record(ours, Recorder.Options.DEFAULT);
         ReferenceRecordMcount.run(dir, theirs.toString()).requireSuccess(List.of("recordmcount", theirs.toString()));
 
-        Disassembly.Instruction after = Disassembly.of(ours).instructions().stream()
+        ObjdumpCode.Instruction after = Disassembly.of(ours).instructions().stream()
                 .filter(i -> i.section().equals(".mysec") && i.offset() == call.offset()).findFirst().orElseThrow();
         assertEquals("nop", after.mnemonic());
-        assertEquals(List.of(new Disassembly.Reloc("R_AARCH64_NONE", "_mcount")), after.relocs());
+        assertEquals(List.of(new ObjdumpCode.Reloc("R_AARCH64_NONE", "_mcount")), after.relocs());
         assertArrayEquals(Files.readAllBytes(theirs), Files.readAllBytes(ours));
     }
 
@@ -80,7 +81,7 @@ class Arm64RecordTest {
     @EnumSource(Compiler.class)
     void tableHoldsExactlyTheBlMcountInstructions(Compiler compiler) throws IOException {
         Path object = compilePg(compiler);
-        List<String> calls = Disassembly.of(object).callsTo("_mcount").stream().map(Disassembly.Instruction::place)
+        List<String> calls = Disassembly.of(object).callsTo("_mcount").stream().map(ObjdumpCode.Instruction::place)
                 .toList();
 
         recorder.record(object, Recorder.Options.DEFAULT);
@@ -94,7 +95,7 @@ class Arm64RecordTest {
     @EnumSource(value = Compiler.class, names = {"GCC_BE", "CLANG_BE"})
     void bigEndianObjectsGetBigEndianTableDataThatReadelfDecodes(Compiler compiler) throws IOException {
         Path object = compilePg(compiler);
-        List<Disassembly.Instruction> calls = Disassembly.of(object).callsTo("_mcount");
+        List<ObjdumpCode.Instruction> calls = Disassembly.of(object).callsTo("_mcount");
 
         recorder.record(object, Recorder.Options.DEFAULT);
 
@@ -131,7 +132,7 @@ class Arm64RecordTest {
 
         assertFalse(again.changed());
         assertArrayEquals(once, Files.readAllBytes(object));
-        List<String> calls = Disassembly.of(object).callsTo("_mcount").stream().map(Disassembly.Instruction::place)
+        List<String> calls = Disassembly.of(object).callsTo("_mcount").stream().map(ObjdumpCode.Instruction::place)
                 .toList();
         assertEquals(calls, listed.sites().stream().map(s -> s.section() + "+0x" + Long.toHexString(s.offset()))
                 .toList());

@@ -15,6 +15,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.EncodingException;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Toolchain;
 
 /** The patch encodings, checked by round trip and against binutils' disassembler. */
@@ -48,12 +49,12 @@ class RiscvEncodingsTest {
             code.writeBytes(call);
         }
 
-        List<Disassembly.Instruction> decoded = disassemble(code.toByteArray());
+        List<ObjdumpCode.Instruction> decoded = disassemble(code.toByteArray());
 
         assertEquals(2 * targets.size(), decoded.size());
         for (int i = 0; i < targets.size(); i++) {
-            Disassembly.Instruction auipc = decoded.get(2 * i);
-            Disassembly.Instruction jalr = decoded.get(2 * i + 1);
+            ObjdumpCode.Instruction auipc = decoded.get(2 * i);
+            ObjdumpCode.Instruction jalr = decoded.get(2 * i + 1);
             assertEquals("auipc", auipc.mnemonic());
             assertTrue(auipc.operands().startsWith("ra,"), auipc.toString());
             assertEquals("jalr", jalr.mnemonic());
@@ -78,7 +79,7 @@ class RiscvEncodingsTest {
             code.writeBytes(jal);
         }
 
-        List<Disassembly.Instruction> decoded = disassemble(code.toByteArray());
+        List<ObjdumpCode.Instruction> decoded = disassemble(code.toByteArray());
 
         assertEquals(targets.size(), decoded.size());
         for (int i = 0; i < decoded.size(); i++) {
@@ -110,7 +111,7 @@ class RiscvEncodingsTest {
         code.writeBytes(encodings.nop(6));
         code.writeBytes(encodings.nop(2));
 
-        List<Disassembly.Instruction> decoded = disassemble(code.toByteArray());
+        List<ObjdumpCode.Instruction> decoded = disassemble(code.toByteArray());
 
         assertEquals(List.of("nop 4", "nop 4", "nop 4", "nop 2", "nop 2"),
                 decoded.stream().map(i -> i.mnemonic() + " " + i.length()).toList());
@@ -122,7 +123,7 @@ class RiscvEncodingsTest {
     }
 
     /** objdump's reading of raw RV64GC code placed at {@link #BASE}. */
-    private List<Disassembly.Instruction> disassemble(byte[] code) throws IOException {
+    private List<ObjdumpCode.Instruction> disassemble(byte[] code) throws IOException {
         Path raw = Files.write(dir.resolve("code.bin"), code);
         String text = Toolchain.RISCV64.run("objdump", "-D", "-b", "binary", "-m", "riscv:rv64",
                 "--adjust-vma=0x" + Long.toHexString(BASE), raw.toString());

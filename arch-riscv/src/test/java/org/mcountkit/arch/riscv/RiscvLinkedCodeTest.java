@@ -15,6 +15,7 @@ import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteState;
 import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -60,7 +61,7 @@ class RiscvLinkedCodeTest {
 
             assertEquals(6, expected.size(), relax + " " + expected);
             assertEquals(expected.stream().sorted().toList(), decoded.stream().sorted().toList(), relax);
-            Disassembly.Instruction ext = code.instructions().stream()
+            ObjdumpCode.Instruction ext = code.instructions().stream()
                     .filter(i -> i.mnemonic().equals("mv") && i.operands().equals("a0,ra")).findFirst().orElseThrow();
             Section text = elf.sections().stream().filter(s -> s.name().equals(ext.section())).findFirst()
                     .orElseThrow();
@@ -78,9 +79,9 @@ class RiscvLinkedCodeTest {
         Path image = Compiler.GCC.link(dir.resolve("weak"), List.of(weak, start));
         Disassembly code = Disassembly.of(image);
         // BFD ld: auipc ra,0x0 then jalr ra,0(zero), which objdump prints as "jalr zero"
-        List<Disassembly.Instruction> calls = new ArrayList<>();
+        List<ObjdumpCode.Instruction> calls = new ArrayList<>();
         for (int i = 0; i + 1 < code.instructions().size(); i++) {
-            Disassembly.Instruction next = code.instructions().get(i + 1);
+            ObjdumpCode.Instruction next = code.instructions().get(i + 1);
             if (code.instructions().get(i).mnemonic().equals("auipc") && next.mnemonic().equals("jalr")
                     && next.operands().startsWith("zero")) {
                 calls.add(code.instructions().get(i));
@@ -91,7 +92,7 @@ class RiscvLinkedCodeTest {
         ByteBuffer bytes = elf.bytes(text);
 
         assertEquals(2, calls.size(), code.instructions().toString());
-        for (Disassembly.Instruction call : calls) {
+        for (ObjdumpCode.Instruction call : calls) {
             int at = (int) (call.offset() - text.address());
             assertEquals(SiteState.CALL, backend.classify(elf.target(), bytes, at, text.address(), -1));
             assertEquals(SiteState.OTHER, backend.classify(elf.target(), bytes, at, text.address(), text.address()));

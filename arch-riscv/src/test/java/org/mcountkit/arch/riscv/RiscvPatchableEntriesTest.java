@@ -17,6 +17,7 @@ import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.TableOracle;
 
 /**
@@ -87,7 +88,7 @@ class RiscvPatchableEntriesTest {
     /** How many {@code nop}s of {@code size} bytes objdump shows in a row from the entry on. */
     private static int nopsAt(Disassembly code, TableOracle.Entry entry, int size) {
         int count = 0;
-        Disassembly.Instruction i;
+        ObjdumpCode.Instruction i;
         while ((i = code.at(entry.section(), entry.offset() + (long) size * count)) != null
                 && i.mnemonic().equals("nop") && i.length() == size) {
             count++;

@@ -19,6 +19,7 @@ import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -46,7 +47,7 @@ class RiscvPgSitesTest {
     void listMatchesTheCallMcountRelocationsSiteForSite(Compiler compiler, String[] extra) {
         Path object = compilePg(compiler, extra);
         List<String> expected = new ArrayList<>();
-        for (Disassembly.Instruction call : Disassembly.of(object).callsTo("_mcount")) {
+        for (ObjdumpCode.Instruction call : Disassembly.of(object).callsTo("_mcount")) {
             expected.add(call.place() + " 8 " + call.function() + " _mcount relocation");
         }
 
@@ -64,8 +65,8 @@ class RiscvPgSitesTest {
     void everyOtherReferenceToTheHookIsRejectedWithItsRelocationType(Compiler compiler, String[] extra) {
         Path object = compilePg(compiler, extra);
         Disassembly code = Disassembly.of(object);
-        List<Disassembly.Instruction> calls = code.callsTo("_mcount");
-        List<Disassembly.Instruction> others = code.instructions().stream()
+        List<ObjdumpCode.Instruction> calls = code.callsTo("_mcount");
+        List<ObjdumpCode.Instruction> others = code.instructions().stream()
                 .filter(i -> i.namesSymbol("_mcount") && !calls.contains(i)).toList();
 
         FileReport report = lister.list(object);
@@ -73,8 +74,8 @@ class RiscvPgSitesTest {
         // hook_address() takes the hook's address: lui+addi (HI20/LO12_I), or auipc+addi with medany (only
         // the PCREL_HI20 names _mcount; its PCREL_LO12_I names the auipc's label)
         assertTrue(others.size() >= 1, "fixture has no address-taking reference: " + others);
-        for (Disassembly.Instruction other : others) {
-            for (Disassembly.Reloc r : other.relocs()) {
+        for (ObjdumpCode.Instruction other : others) {
+            for (ObjdumpCode.Reloc r : other.relocs()) {
                 if (r.symbol().equals("_mcount")) {
                     assertTrue(hasWarning(report, other.section(), other.offset(), "not a call: " + r.type()),
                             "no rejection of " + r.type() + " at " + other.place() + " in " + report.diagnostics());
@@ -91,11 +92,11 @@ class RiscvPgSitesTest {
         Path object = Toolchain.RISCV64.compile(Samples.write(dir, "tail.c", Sources.TAIL_CALL),
                 dir.resolve("tail.o"), "-pg");
         Disassembly code = Disassembly.of(object);
-        Disassembly.Instruction tail = code.instructions().stream()
+        ObjdumpCode.Instruction tail = code.instructions().stream()
                 .filter(i -> i.mnemonic().equals("auipc") && i.operands().startsWith("t1,")
                         && i.hasReloc("R_RISCV_CALL_PLT", "_mcount"))
                 .findFirst().orElseThrow(() -> new AssertionError("gcc emitted no tail _mcount"));
-        Disassembly.Instruction call = code.callsTo("_mcount").get(0);
+        ObjdumpCode.Instruction call = code.callsTo("_mcount").get(0);
 
         FileReport report = lister.list(object);
 
@@ -148,8 +149,8 @@ class RiscvPgSitesTest {
         Path object = dir.resolve("odd.o");
         Toolchain.RISCV64.run("as", source.toString(), "-o", object.toString());
         Disassembly code = Disassembly.of(object);
-        Disassembly.Instruction g = code.callsTo("mcount").get(0);
-        Disassembly.Instruction h = code.callsTo("_mcount").get(0);
+        ObjdumpCode.Instruction g = code.callsTo("mcount").get(0);
+        ObjdumpCode.Instruction h = code.callsTo("_mcount").get(0);
         assertTrue(h.hasReloc("R_RISCV_RELAX", "_mcount"), h.toString());
 
         FileReport report = lister.list(object);

@@ -18,6 +18,7 @@ import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 
@@ -40,17 +41,17 @@ class RiscvRelaxationHazardTest {
     void aTableRecordedPerObjectNoLongerPointsAtTheCallsAfterARelaxingLink(Compiler compiler) {
         Path image = compiler.link(dir.resolve("relaxed"), recordedObjects(compiler));
         Disassembly code = Disassembly.of(image);
-        List<Disassembly.Instruction> jals = code.jalsTo("_mcount");
+        List<ObjdumpCode.Instruction> jals = code.jalsTo("_mcount");
         List<Long> table = TableOracle.addresses(image, "__mcount_loc");
 
         assertEquals(6, jals.size(), "every _mcount call relaxed: " + jals);
         assertEquals(List.of(), code.auipcJalrTo("_mcount"));
         assertEquals(6, table.size(), table.toString());
-        Set<Long> calls = jals.stream().map(Disassembly.Instruction::offset).collect(Collectors.toSet());
+        Set<Long> calls = jals.stream().map(ObjdumpCode.Instruction::offset).collect(Collectors.toSet());
         List<String> stale = new ArrayList<>();
         for (long entry : table) {
             if (!calls.contains(entry)) {
-                Disassembly.Instruction there = code.at(".text", entry);
+                ObjdumpCode.Instruction there = code.at(".text", entry);
                 stale.add(String.format("0x%x: %s", entry, there == null ? "mid-instruction"
                         : there.mnemonic() + " " + there.operands()));
             }
@@ -84,7 +85,7 @@ class RiscvRelaxationHazardTest {
         Path image = compiler.link(dir.resolve("norelax"), objects, "--no-relax");
         Path withRelocations = compiler.link(dir.resolve("norelax-q"), objects, "--no-relax", "-q");
         Disassembly code = Disassembly.of(image);
-        List<Long> calls = code.auipcJalrTo("_mcount").stream().map(Disassembly.Instruction::offset).toList();
+        List<Long> calls = code.auipcJalrTo("_mcount").stream().map(ObjdumpCode.Instruction::offset).toList();
 
         FileReport decoded = lister.list(image);
         FileReport kept = lister.list(withRelocations);
@@ -96,7 +97,7 @@ class RiscvRelaxationHazardTest {
         assertTrue(decoded.sites().stream().allMatch(s -> s.source() == SiteSource.DECODED && s.length() == 8),
                 decoded.sites().toString());
         List<Long> keptCalls = Disassembly.of(withRelocations).auipcJalrTo("_mcount").stream()
-                .map(Disassembly.Instruction::offset).toList();
+                .map(ObjdumpCode.Instruction::offset).toList();
         assertEquals(keptCalls, kept.sites().stream().map(CallSite::address).toList());
         assertEquals(places(decoded, SiteSource.DECODED), places(kept, SiteSource.RELOCATION));
         assertTrue(kept.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION && s.length() == 8),
@@ -118,7 +119,7 @@ class RiscvRelaxationHazardTest {
     /** objdump's relaxed calls: {@code jal <_mcount>} (4 bytes; RV32C {@code c.jal}, 2) with their function. */
     private static List<String> expectedJals(Path image) {
         List<String> expected = new ArrayList<>();
-        for (Disassembly.Instruction jal : Disassembly.of(image).jalsTo("_mcount")) {
+        for (ObjdumpCode.Instruction jal : Disassembly.of(image).jalsTo("_mcount")) {
             expected.add(String.format("0x%x %d %s _mcount", jal.offset(), jal.length(), jal.function()));
         }
         assertEquals(6, expected.size(), expected.toString());
