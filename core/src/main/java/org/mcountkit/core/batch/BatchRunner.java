@@ -1,7 +1,9 @@
 package org.mcountkit.core.batch;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -33,35 +35,40 @@ public final class BatchRunner {
      * (from worker threads).
      */
     public List<Outcome> run(List<Path> files, Function<Path, FileReport> work, Consumer<Outcome> done) {
-        List<Path> distinct = distinct(files);
-        if (jobs == 1 || distinct.size() == 1) {
-            List<Outcome> outcomes = new ArrayList<>(distinct.size());
-            for (Path file : distinct) {
-                Outcome outcome = runOne(file, work);
-                done.accept(outcome);
-                outcomes.add(outcome);
+        return map(distinct(files), file -> {
+            Outcome outcome = runOne(file, work);
+            done.accept(outcome);
+            return outcome;
+        });
+    }
+
+    /**
+     * Applies {@code work} to every item, repeats included, on the runner's threads, and returns
+     * the results in input order. An exception {@code work} throws reaches the caller.
+     */
+    public <I, T> List<T> map(List<I> items, Function<I, T> work) {
+        if (jobs == 1 || items.size() <= 1) {
+            List<T> results = new ArrayList<>(items.size());
+            for (I item : items) {
+                results.add(work.apply(item));
             }
-            return outcomes;
+            return results;
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, distinct.size()), runnable -> {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, items.size()), runnable -> {
             Thread thread = new Thread(runnable, "mcountkit-worker");
             thread.setDaemon(true);
             return thread;
         });
         try {
-            List<Future<Outcome>> futures = new ArrayList<>(distinct.size());
-            for (Path file : distinct) {
-                futures.add(pool.submit(() -> {
-                    Outcome outcome = runOne(file, work);
-                    done.accept(outcome);
-                    return outcome;
-                }));
+            List<Future<T>> futures = new ArrayList<>(items.size());
+            for (I item : items) {
+                futures.add(pool.submit(() -> work.apply(item)));
             }
-            List<Outcome> outcomes = new ArrayList<>(futures.size());
-            for (Future<Outcome> future : futures) {
-                outcomes.add(await(future));
+            List<T> results = new ArrayList<>(futures.size());
+            for (Future<T> future : futures) {
+                results.add(await(future));
             }
-            return outcomes;
+            return results;
         } finally {
             pool.shutdownNow();
         }
@@ -80,20 +87,26 @@ public final class BatchRunner {
         }
     }
 
-    private static Outcome await(Future<Outcome> future) {
+    private static <T> T await(Future<T> future) {
         try {
             return future.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException unchecked) {
+                throw unchecked;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
             throw new IllegalStateException(e.getCause());
         }
     }
 
-    /** The files in order, without repeats of the same file (compared by real path when it exists). */
+    /** The files in order, without repeats of the same file (the same device and inode, when it exists). */
     static List<Path> distinct(List<Path> files) {
-        Set<Path> seen = new HashSet<>();
+        Set<Object> seen = new HashSet<>();
         List<Path> distinct = new ArrayList<>(files.size());
         for (Path file : files) {
             if (seen.add(identity(file))) {
@@ -103,9 +116,11 @@ public final class BatchRunner {
         return distinct;
     }
 
-    private static Path identity(Path file) {
+    /** One stat per file: resolving the real path would read every link on the way. */
+    private static Object identity(Path file) {
         try {
-            return file.toRealPath();
+            Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+            return key != null ? key : file.toRealPath();
         } catch (IOException e) {
             return file.toAbsolutePath().normalize();
         }

@@ -160,25 +160,31 @@ public final class ElfAppender {
         retypes.clear();
     }
 
-    /** Writes the whole new file into {@code out}, positioned at 0. */
+    /** Writes the whole new file into {@code out}, positioned at 0, in one gathering write. */
     public void writeTo(FileChannel out) throws IOException {
         applyRetypes();
         long end = file.size();
-        ByteBuffer original = file.contents();
-        writeFully(out, original, 0);
-        for (Map.Entry<Long, byte[]> p : patches.entrySet()) {
-            writeFully(out, ByteBuffer.wrap(p.getValue()), p.getKey());
-        }
         Tail tail = layOut(end);
-        writeFully(out, tail.bytes, end);
-        writeFully(out, elfHeaderPatch(tail), 0);
+        ByteEdits edits = new ByteEdits();
+        patches.forEach(edits::put);
+        edits.put(0, elfHeaderPatch(tail));
         // The kernel tool edits the old header table in memory before copying it, so its old copy
         // of the name table's header (and of header 0) ends up updated too; do the same so outputs
         // match byte for byte.
         for (int index : new int[] {0, file.sectionNameTableIndex()}) {
-            int at = (int) (tail.shoff - end) + index * shentsize;
-            writeFully(out, tail.bytes.duplicate().position(at).limit(at + shentsize).slice(),
-                    oldShoff + (long) index * shentsize);
+            byte[] header = new byte[shentsize];
+            tail.bytes.get((int) (tail.shoff - end) + index * shentsize, header);
+            edits.put(oldShoff + (long) index * shentsize, header);
+        }
+        List<ByteBuffer> pieces = edits.applyTo(file.contents());
+        pieces.add(tail.bytes.duplicate().position(0));
+        ByteBuffer[] buffers = pieces.toArray(new ByteBuffer[0]);
+        long remaining = 0;
+        for (ByteBuffer b : buffers) {
+            remaining += b.remaining();
+        }
+        while (remaining > 0) {
+            remaining -= out.write(buffers);
         }
     }
 
@@ -273,26 +279,17 @@ public final class ElfAppender {
         }
     }
 
-    private ByteBuffer elfHeaderPatch(Tail tail) {
+    private byte[] elfHeaderPatch(Tail tail) {
         int ehsize = is64 ? 64 : 52;
         ByteBuffer header = ByteBuffer.allocate(ehsize).order(file.target().endian().order());
         header.put(0, file.contents(), 0, ehsize);
         int count = headers.size();
         putWord(header, is64 ? 40 : 32, tail.shoff);
         header.putShort(is64 ? 60 : 48, (short) (count >= Symbol.SHN_LORESERVE ? 0 : count));
-        return header;
+        return header.array();
     }
 
     private static long alignUp(long value, long align) {
         return (value + align - 1) / align * align;
-    }
-
-    private static void writeFully(FileChannel out, ByteBuffer buffer, long position) throws IOException {
-        ByteBuffer b = buffer.duplicate();
-        b.position(0);
-        long at = position;
-        while (b.hasRemaining()) {
-            at += out.write(b, at);
-        }
     }
 }

@@ -57,6 +57,15 @@ public interface ElfFile {
     /** Entry {@code index} of the symbol table. */
     Symbol symbol(int index);
 
+    /**
+     * Entry {@code index} without its name (left empty), for passes over every symbol that need
+     * only its binding, type, section, value and size: decoding a million names is most of the
+     * cost of such a pass. A reader may return the named symbol instead.
+     */
+    default Symbol symbolWithoutName(int index) {
+        return symbol(index);
+    }
+
     /** All entries of the symbol table, index 0 included. */
     List<Symbol> symbols();
 

@@ -73,15 +73,30 @@ public final class MappedElfFile implements ElfFile {
         }
     }
 
-    /** Maps and reads the file at {@code path}. */
+    /**
+     * Files up to this size are read into the heap rather than mapped: one read is cheaper than
+     * a mapping for a small object, and the JDK's first map() in a process spends tens of
+     * milliseconds generating method handles, which a short run notices.
+     */
+    static final long READ_LIMIT = 1 << 20;
+
+    /** Reads the file at {@code path}: small files into the heap, larger ones by mapping them. */
     public static MappedElfFile open(Path path) throws IOException {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = channel.size();
             if (size > Integer.MAX_VALUE) {
                 throw new InputException("file of " + size + " bytes is over the 2 GiB this reader maps");
             }
-            ByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
-            return new MappedElfFile(path, mapped);
+            if (size > READ_LIMIT) {
+                return new MappedElfFile(path, channel.map(FileChannel.MapMode.READ_ONLY, 0, size));
+            }
+            ByteBuffer bytes = ByteBuffer.allocate((int) size);
+            // A file that shrinks meanwhile is read as the shorter file.
+            int read = 0;
+            while (bytes.hasRemaining() && read >= 0) {
+                read = channel.read(bytes, bytes.position());
+            }
+            return new MappedElfFile(path, bytes.flip());
         }
     }
 
@@ -316,6 +331,15 @@ public final class MappedElfFile implements ElfFile {
 
     @Override
     public Symbol symbol(int index) {
+        return symbol(index, true);
+    }
+
+    @Override
+    public Symbol symbolWithoutName(int index) {
+        return symbol(index, false);
+    }
+
+    private Symbol symbol(int index, boolean named) {
         if (index < 0 || index >= symbolCount()) {
             throw new InputException("symbol index " + index + " out of range (" + symbolCount() + " symbols)");
         }
@@ -355,7 +379,7 @@ public final class MappedElfFile implements ElfFile {
             }
             section = (int) resolved;
         }
-        String symbolName = string(symStrtab, name, "symbol " + index + " name");
+        String symbolName = named ? symbolName(index, name) : "";
         return new Symbol(index, symbolName, value, size, info >>> 4, info & 0xf, other, section,
                 shndx == Symbol.SHN_XINDEX);
     }
@@ -447,18 +471,32 @@ public final class MappedElfFile implements ElfFile {
         return data.duplicate().asReadOnlyBuffer().order(data.order());
     }
 
-    private String string(Section table, long offset, String what) {
-        return string(table, "string table " + quoted(table.name()), offset, what);
+    /** Builds its error message only on error: a million symbols are decoded on the hot path. */
+    private String symbolName(int index, long offset) {
+        String name = stringOrNull(symStrtab, offset);
+        return name != null ? name
+                : string(symStrtab, "string table " + quoted(symStrtab.name()), offset, "symbol " + index + " name");
     }
 
-    /** The NUL-terminated string at {@code offset} of {@code table}, called {@code label} in messages. */
     private String string(Section table, String label, long offset, String what) {
+        String found = stringOrNull(table, offset);
+        if (found != null) {
+            return found;
+        }
         if (!table.hasFileBytes()) {
             throw new InputException(what + ": " + label + " has no bytes in the file");
         }
-        if (offset >= table.size()) {
+        if (offset < 0 || offset >= table.size()) {
             throw new InputException(what + " at offset " + Long.toUnsignedString(offset) + " lies outside " + label
                     + " (" + table.size() + " bytes)");
+        }
+        throw new InputException(what + " is not terminated inside " + label);
+    }
+
+    /** The NUL-terminated string at {@code offset} in {@code table}, or null when there is none. */
+    private String stringOrNull(Section table, long offset) {
+        if (!table.hasFileBytes() || offset < 0 || offset >= table.size()) {
+            return null;
         }
         int start = (int) (table.offset() + offset);
         int end = (int) (table.offset() + table.size());
@@ -467,7 +505,7 @@ public final class MappedElfFile implements ElfFile {
             p++;
         }
         if (p == end) {
-            throw new InputException(what + " is not terminated inside " + label);
+            return null;
         }
         byte[] bytes = new byte[p - start];
         data.get(start, bytes);

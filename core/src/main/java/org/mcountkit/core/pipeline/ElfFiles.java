@@ -5,6 +5,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.MappedElfFile;
@@ -16,18 +17,19 @@ public final class ElfFiles {
     }
 
     /**
-     * Maps {@code path} as an ELF file.
+     * Reads {@code path} as an ELF file.
      *
      * @throws InputException naming the reason when it is not a readable ELF file
      */
     public static ElfFile open(Path path) {
-        if (Files.isDirectory(path)) {
-            throw new InputException("is a directory");
-        }
-        if (Files.exists(path) && !Files.isRegularFile(path)) {
-            throw new InputException("not a regular file");
-        }
         try {
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            if (attributes.isDirectory()) {
+                throw new InputException("is a directory");
+            }
+            if (!attributes.isRegularFile()) {
+                throw new InputException("not a regular file");
+            }
             return MappedElfFile.open(path);
         } catch (NoSuchFileException e) {
             throw new InputException("no such file");

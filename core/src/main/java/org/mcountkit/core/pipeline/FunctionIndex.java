@@ -43,7 +43,7 @@ public final class FunctionIndex {
         byte[] ranks = new byte[symbols];
         int n = 0;
         for (int i = 1; i < symbols; i++) {
-            Symbol s = file.symbol(i);
+            Symbol s = file.symbolWithoutName(i);
             if (s.isFunction() && s.isInSection() && s.sectionIndex() < sections) {
                 long address = file.section(s.sectionIndex()).address();
                 starts[i] = relocatable ? s.value() : s.value() - address;

@@ -35,9 +35,17 @@ public final class Recorder {
         this.backends = backends;
     }
 
-    /** Options of one run: {@code strict} makes warnings (relaxation, rejected references) fail the file. */
-    public record Options(boolean strict) {
-        public static final Options DEFAULT = new Options(false);
+    /**
+     * Options of one run: {@code strict} makes warnings (relaxation, rejected references) fail
+     * the file; {@code fsync} forces each new file to disk before it replaces the old one (the
+     * kernel's tool and the compiler that wrote the object do not).
+     */
+    public record Options(boolean strict, boolean fsync) {
+        public static final Options DEFAULT = new Options(false, false);
+
+        public Options(boolean strict) {
+            this(strict, false);
+        }
     }
 
     public FileReport record(Path path, Options options) {
@@ -48,7 +56,7 @@ public final class Recorder {
         }
         ArchBackend backend = backends.require(file.target());
         String machine = backend.machineName(file.target());
-        requireWritable(path);
+        AtomicFile.Existing existing = requireWritable(path);
         if (file.section(McountLocSections.TABLE).isPresent()) {
             List<Diagnostic> notes = List.of(Diagnostic.of(Severity.NOTE,
                     "already has " + McountLocSections.TABLE + ": left unchanged"));
@@ -78,7 +86,7 @@ public final class Recorder {
             McountLocSections.append(file, out, entries, rela, backend.tableRelocationType(file.target()));
         }
         try {
-            AtomicFile.replace(path, out::writeTo);
+            AtomicFile.replace(existing, options.fsync(), out::writeTo);
         } catch (AccessDeniedException e) {
             throw new InputException("cannot write: permission denied for " + e.getFile(), e);
         } catch (IOException e) {
@@ -91,7 +99,13 @@ public final class Recorder {
     private static List<McountLocSections.Entry> entries(ElfFile file, SiteScan scan, ElfAppender out,
             List<Diagnostic> diagnostics) {
         Set<Integer> sections = new TreeSet<>();
-        scan.traced().forEach(f -> sections.add(f.site().sectionIndex()));
+        int last = -1;
+        for (FoundSite f : scan.traced()) {
+            if (f.site().sectionIndex() != last) {
+                last = f.site().sectionIndex();
+                sections.add(last);
+            }
+        }
         BaseSymbols bases = BaseSymbols.choose(file, sections);
         IntUnaryOperator renumber = IntUnaryOperator.identity();
         SectionSymbolInserter.Result added = null;
@@ -130,21 +144,26 @@ public final class Recorder {
      * not be written. The mode is read rather than tried, so the refusal is the same for root,
      * who could write anyway.
      */
-    private static void requireWritable(Path path) {
-        Path real;
+    private static AtomicFile.Existing requireWritable(Path path) {
+        AtomicFile.Existing existing;
         try {
-            real = path.toRealPath();
+            existing = AtomicFile.Existing.of(path);
         } catch (IOException e) {
             throw new InputException("cannot resolve the path: " + e.getMessage(), e);
         }
-        Path directory = real.getParent();
-        if (!ownerMayWrite(real)) {
-            throw new InputException("read-only file (mode " + mode(real) + "): not rewritten");
+        Path directory = existing.real().getParent();
+        if (existing.permissions() != null && !existing.permissions().contains(PosixFilePermission.OWNER_WRITE)) {
+            throw new InputException("read-only file (mode " + PosixFilePermissions.toString(existing.permissions())
+                    + "): not rewritten");
+        }
+        if (existing.permissions() == null && !Files.isWritable(existing.real())) {
+            throw new InputException("read-only file: not rewritten");
         }
         if (directory != null && !ownerMayWrite(directory)) {
             throw new InputException("read-only directory " + directory + " (mode " + mode(directory)
                     + "): the file cannot be replaced there");
         }
+        return existing;
     }
 
     private static boolean ownerMayWrite(Path path) {

@@ -37,16 +37,11 @@ public final class SiteScanner {
     public SiteScan scan(ElfFile file) {
         ElfTarget target = file.target();
         Map<Integer, String> hooks = file.symbolsNamed(backend.hookNames(target));
-        List<FoundSite> traced = new ArrayList<>();
-        List<FoundSite> untraced = new ArrayList<>();
-        List<Diagnostic> diagnostics = new ArrayList<>();
+        FileScan scan = new FileScan(file, hooks);
         if (hooks.isEmpty()) {
-            return new SiteScan(traced, untraced, diagnostics);
+            return scan.result();
         }
         int symtab = file.symbolTable().map(Section::index).orElse(-1);
-        boolean relocatable = file.type() == ElfFile.ET_REL;
-        FunctionIndex functions = null;
-        Set<Long> untracedSections = new HashSet<>();
         Map<String, Integer> exposed = new LinkedHashMap<>();
         for (Section rs : file.sections()) {
             if (!rs.isRelocationSection() || rs.link() != symtab || rs.info() <= 0
@@ -56,74 +51,116 @@ public final class SiteScanner {
             Section code = file.section(rs.info());
             if (!TracedSections.isCode(code)) {
                 if (code.isAlloc()) {
-                    reportDataReferences(file, rs, code, hooks, diagnostics);
+                    reportDataReferences(file, rs, code, hooks, scan.diagnostics);
                 }
                 continue;
             }
-            boolean isTraced = TracedSections.isTraced(code.name());
+            int sitesBefore = scan.traced.size();
+            boolean relaxable = scan.section(rs, code);
+            if (relaxable && scan.traced.size() > sitesBefore) {
+                exposed.merge(code.name(), scan.traced.size() - sitesBefore, Integer::sum);
+            }
+        }
+        if (!exposed.isEmpty()) {
+            scan.diagnostics.add(Diagnostic.of(Severity.WARNING, relaxationWarning(exposed)));
+        }
+        // Weak or not only matters where the link can still relax: -mno-relax objects get no note.
+        if (backend.hookShouldBeWeak(target) && !exposed.isEmpty()) {
+            scan.diagnostics.add(Diagnostic.of(Severity.NOTE, weakHookNote(file, hooks)));
+        }
+        return scan.result();
+    }
+
+    /**
+     * One file's scan in progress. Each relocation is judged in a method of its own: a loop over
+     * 100,000 relocations inside one long method runs interpreted until the JIT replaces it
+     * mid-loop, while a small method called that often is compiled after a few hundred calls.
+     */
+    private final class FileScan {
+        final ElfFile file;
+        final ElfTarget target;
+        final Map<Integer, String> hooks;
+        final boolean relocatable;
+        final List<FoundSite> traced = new ArrayList<>();
+        final List<FoundSite> untraced = new ArrayList<>();
+        final List<Diagnostic> diagnostics = new ArrayList<>();
+        final Set<Integer> untracedSections = new HashSet<>();
+        FunctionIndex functions;
+
+        FileScan(ElfFile file, Map<Integer, String> hooks) {
+            this.file = file;
+            this.target = file.target();
+            this.hooks = hooks;
+            this.relocatable = file.type() == ElfFile.ET_REL;
+        }
+
+        SiteScan result() {
+            return new SiteScan(traced, untraced, diagnostics);
+        }
+
+        /** Scans the relocations {@code rs} applies to {@code code}; true when the link may relax them. */
+        boolean section(Section rs, Section code) {
             ByteBuffer bytes = file.bytes(code);
-            Set<Long> seen = new HashSet<>();
+            boolean isTraced = TracedSections.isTraced(code.name());
+            DistinctOffsets seen = new DistinctOffsets();
             List<Relocation> relocations = file.relocations(rs);
             boolean relaxable = false;
-            int sitesBefore = traced.size();
             for (int i = 0; i < relocations.size(); i++) {
                 Relocation read = relocations.get(i);
                 relaxable |= relocatable && backend.allowsRelaxation(target, read);
                 String hook = hooks.get(read.symbolIndex());
-                if (hook == null || read.type() == backend.noneRelocationType(target)) {
-                    continue;
-                }
-                long offset = relocatable ? read.offset() : read.offset() - code.address();
-                if (offset < 0 || offset >= code.size()) {
-                    diagnostics.add(Diagnostic.at(Severity.ERROR, code.name(), offset, "relocation " + i + " in "
-                            + rs.name() + " points past the end of the section (" + code.size() + " bytes)"));
-                    continue;
-                }
-                Relocation local = new Relocation(offset, read.type(), read.symbolIndex(), read.addend(),
-                        read.explicitAddend());
-                Recognition verdict = backend.recognize(new HookReference(target, code.name(), bytes, local, hook,
-                        !relocatable));
-                if (verdict instanceof Recognition.Rejected rejected) {
-                    diagnostics.add(Diagnostic.at(Severity.WARNING, code.name(), offset,
-                            "reference to " + hook + " not recorded: " + rejected.reason()));
-                } else if (verdict instanceof Recognition.Site site) {
-                    if (site.offset() < 0 || site.offset() + site.length() > code.size()) {
-                        diagnostics.add(Diagnostic.at(Severity.ERROR, code.name(), site.offset(),
-                                "call to " + hook + " runs past the end of the section"));
-                        continue;
-                    }
-                    if (!seen.add(site.offset())) {
-                        continue;
-                    }
-                    if (functions == null) {
-                        functions = FunctionIndex.of(file);
-                    }
-                    String function = functions.describe(code.index(), site.offset(), relocatable, code.address());
-                    CallSite callSite = new CallSite(code.index(), code.name(), site.offset(), site.length(), hook,
-                            SiteSource.RELOCATION, function, code.address() + site.offset());
-                    FoundSite found = new FoundSite(callSite, rs.index(), i, read);
-                    if (isTraced) {
-                        traced.add(found);
-                    } else {
-                        untraced.add(found);
-                        if (untracedSections.add((long) code.index())) {
-                            diagnostics.add(Diagnostic.at(Severity.NOTE, code.name(), -1, untracedReason(code.name())));
-                        }
-                    }
+                if (hook != null && read.type() != backend.noneRelocationType(target)) {
+                    reference(rs, code, bytes, isTraced, seen, i, read, hook);
                 }
             }
-            if (relaxable && traced.size() > sitesBefore) {
-                exposed.merge(code.name(), traced.size() - sitesBefore, Integer::sum);
+            return relaxable;
+        }
+
+        /** Judges one relocation naming a hook and files the site it reveals, if any. */
+        private void reference(Section rs, Section code, ByteBuffer bytes, boolean isTraced, DistinctOffsets seen, int i,
+                Relocation read, String hook) {
+            long offset = relocatable ? read.offset() : read.offset() - code.address();
+            if (offset < 0 || offset >= code.size()) {
+                diagnostics.add(Diagnostic.at(Severity.ERROR, code.name(), offset, "relocation " + i + " in "
+                        + rs.name() + " points past the end of the section (" + code.size() + " bytes)"));
+                return;
+            }
+            Relocation local = new Relocation(offset, read.type(), read.symbolIndex(), read.addend(),
+                    read.explicitAddend());
+            Recognition verdict = backend.recognize(new HookReference(target, code.name(), bytes, local, hook,
+                    !relocatable));
+            if (verdict instanceof Recognition.Rejected rejected) {
+                diagnostics.add(Diagnostic.at(Severity.WARNING, code.name(), offset,
+                        "reference to " + hook + " not recorded: " + rejected.reason()));
+                return;
+            }
+            if (!(verdict instanceof Recognition.Site site)) {
+                return;
+            }
+            if (site.offset() < 0 || site.offset() + site.length() > code.size()) {
+                diagnostics.add(Diagnostic.at(Severity.ERROR, code.name(), site.offset(),
+                        "call to " + hook + " runs past the end of the section"));
+                return;
+            }
+            if (!seen.add(site.offset())) {
+                return;
+            }
+            if (functions == null) {
+                functions = FunctionIndex.of(file);
+            }
+            String function = functions.describe(code.index(), site.offset(), relocatable, code.address());
+            CallSite callSite = new CallSite(code.index(), code.name(), site.offset(), site.length(), hook,
+                    SiteSource.RELOCATION, function, code.address() + site.offset());
+            FoundSite found = new FoundSite(callSite, rs.index(), i, read);
+            if (isTraced) {
+                traced.add(found);
+            } else {
+                untraced.add(found);
+                if (untracedSections.add(code.index())) {
+                    diagnostics.add(Diagnostic.at(Severity.NOTE, code.name(), -1, untracedReason(code.name())));
+                }
             }
         }
-        if (!exposed.isEmpty()) {
-            diagnostics.add(Diagnostic.of(Severity.WARNING, relaxationWarning(exposed)));
-        }
-        // Weak or not only matters where the link can still relax: -mno-relax objects get no note.
-        if (backend.hookShouldBeWeak(target) && !exposed.isEmpty()) {
-            diagnostics.add(Diagnostic.of(Severity.NOTE, weakHookNote(file, hooks)));
-        }
-        return new SiteScan(traced, untraced, diagnostics);
     }
 
     /** A hook named from data (a pointer to it, say) is never a call: each reference is reported. */

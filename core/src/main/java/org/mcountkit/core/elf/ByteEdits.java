@@ -1,0 +1,54 @@
+package org.mcountkit.core.elf;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Byte ranges that replace parts of a file's old contents, kept disjoint: an edit that overlaps
+ * or touches earlier ones is merged with them, its own bytes on top. The new file can then go
+ * out in one gathering write, old slices and edits in turn, instead of one write per edit.
+ */
+final class ByteEdits {
+
+    private final TreeMap<Long, byte[]> ranges = new TreeMap<>();
+
+    /** Replaces {@code bytes.length} bytes at {@code offset}; a later edit wins where two overlap. */
+    void put(long offset, byte[] bytes) {
+        long start = offset;
+        long end = offset + bytes.length;
+        Map.Entry<Long, byte[]> before = ranges.floorEntry(offset);
+        if (before != null && before.getKey() + before.getValue().length >= offset) {
+            start = before.getKey();
+        }
+        Map<Long, byte[]> touched = ranges.subMap(start, true, end, true);
+        for (Map.Entry<Long, byte[]> e : touched.entrySet()) {
+            end = Math.max(end, e.getKey() + e.getValue().length);
+        }
+        byte[] merged = new byte[(int) (end - start)];
+        for (Map.Entry<Long, byte[]> e : touched.entrySet()) {
+            System.arraycopy(e.getValue(), 0, merged, (int) (e.getKey() - start), e.getValue().length);
+        }
+        System.arraycopy(bytes, 0, merged, (int) (offset - start), bytes.length);
+        touched.clear();
+        ranges.put(start, merged);
+    }
+
+    /**
+     * The old contents with the edits applied, as buffers to write one after the other. Every
+     * edit must lie inside {@code original}.
+     */
+    List<ByteBuffer> applyTo(ByteBuffer original) {
+        List<ByteBuffer> pieces = new ArrayList<>(2 * ranges.size() + 1);
+        long at = 0;
+        for (Map.Entry<Long, byte[]> e : ranges.entrySet()) {
+            pieces.add(original.slice((int) at, (int) (e.getKey() - at)));
+            pieces.add(ByteBuffer.wrap(e.getValue()));
+            at = e.getKey() + e.getValue().length;
+        }
+        pieces.add(original.slice((int) at, (int) (original.limit() - at)));
+        return pieces;
+    }
+}

@@ -1,0 +1,48 @@
+package org.mcountkit.core.elf;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Edits merge where they overlap or touch, a later one on top, and apply as old slices and edits in turn. */
+class ByteEditsTest {
+
+    @Test
+    void disjointEditsReplaceTheirBytesAndKeepTheRest() {
+        ByteEdits edits = new ByteEdits();
+        edits.put(6, new byte[] {'X', 'Y'});
+        edits.put(0, new byte[] {'A'});
+
+        assertArrayEquals("AbcdefXYij".getBytes(), applied(edits, "abcdefghij"));
+    }
+
+    @Test
+    void aLaterEditWinsWhereItOverlapsAndTouchingEditsJoin() {
+        ByteEdits edits = new ByteEdits();
+        edits.put(2, new byte[] {'1', '1', '1', '1'});
+        edits.put(4, new byte[] {'2', '2', '2'});
+        edits.put(1, new byte[] {'3'});
+        edits.put(7, new byte[] {'4'});
+
+        assertArrayEquals("a3112224ij".getBytes(), applied(edits, "abcdefghij"));
+    }
+
+    @Test
+    void anEditInsideAnEarlierOneAndEditsAtBothEnds() {
+        ByteEdits edits = new ByteEdits();
+        edits.put(0, "WXYZ".getBytes());
+        edits.put(1, new byte[] {'-'});
+        edits.put(9, new byte[] {'!'});
+
+        assertArrayEquals("W-YZefghi!".getBytes(), applied(edits, "abcdefghij"));
+    }
+
+    private static byte[] applied(ByteEdits edits, String original) {
+        List<ByteBuffer> pieces = edits.applyTo(ByteBuffer.wrap(original.getBytes()));
+        ByteBuffer out = ByteBuffer.allocate(original.length());
+        pieces.forEach(out::put);
+        return out.array();
+    }
+}
