@@ -1,22 +1,17 @@
 package org.mcountkit.cli;
 
 import java.io.PrintWriter;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import java.util.Optional;
+import org.mcountkit.core.Mcountkit;
 
-/** The {@code mcountkit} command. */
-@Command(name = "mcountkit", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Finds and records function-tracing call sites (mcount, __fentry__) in ELF files.",
-        subcommands = {RecordCommand.class, ListCommand.class, TableCommand.class, VerifyCommand.class,
-            PatchCommand.class, CommandLine.HelpCommand.class})
-public final class Main implements Runnable {
+/**
+ * The {@code mcountkit} entry point. A plain {@code record} line runs without picocli (see
+ * {@link PlainRecordLine}); this class names no picocli type, so the JVM loads none of picocli
+ * to verify it.
+ */
+public final class Main {
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
+    private Main() {
     }
 
     public static void main(String[] args) {
@@ -30,9 +25,10 @@ public final class Main implements Runnable {
 
     /** Like {@link #run(String...)}, printing results to {@code out} and problems to {@code err}. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = new CommandLine(new Main());
-        commandLine.setOut(out);
-        commandLine.setErr(err);
-        return commandLine.execute(args);
+        Optional<RecordArguments> plain = PlainRecordLine.parse(args);
+        if (plain.isPresent()) {
+            return RecordRun.run(Mcountkit.withClassPathBackends(), plain.get(), out, err);
+        }
+        return McountkitCommand.execute(out, err, args);
     }
 }

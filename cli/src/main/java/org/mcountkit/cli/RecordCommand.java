@@ -1,18 +1,8 @@
 package org.mcountkit.cli;
 
-import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import org.mcountkit.api.CallSite;
-import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.output.OneLine;
-import org.mcountkit.core.batch.Outcome;
-import org.mcountkit.core.pipeline.FileReport;
-import org.mcountkit.core.pipeline.Recorder;
-import org.slf4j.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,40 +39,17 @@ final class RecordCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Relocatable objects (.o) to rewrite.")
     List<Path> files;
 
+    @Option(names = "--fsync", description = "Flush each rewritten file to disk before it replaces the original"
+            + " (slower; the kernel's tool and the compiler do not).")
+    boolean fsync;
+
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Mcountkit mcountkit = plugins.mcountkit(spec);
-        Logger log = verbosity.detailLog();
-        Progress progress = Progress.forRun(files.size());
-        List<Outcome> outcomes = mcountkit.recordAll(files, new Recorder.Options(strict), jobs.jobs,
-                progress::finished);
-        progress.close();
-        int bad = 0;
-        for (Outcome outcome : outcomes) {
-            if (outcome.isFailure()) {
-                reporter.failed(outcome.file(), outcome.failure());
-            } else {
-                FileReport report = outcome.report();
-                log.debug("{}: {} site(s), {}", report.file(), report.sites().size(),
-                        report.changed() ? "table appended" : "unchanged");
-                reporter.diagnostics(report);
-                if (warnUntraced) {
-                    printUntraced(out, report);
-                }
-            }
-            bad += outcome.isBad() ? 1 : 0;
-        }
-        out.flush();
-        return bad == 0 ? 0 : 1;
+        return RecordRun.run(plugins.mcountkit(spec), arguments(), spec.commandLine().getOut(),
+                spec.commandLine().getErr());
     }
 
-    private static void printUntraced(PrintWriter out, FileReport report) {
-        Set<String> sections = new LinkedHashSet<>();
-        for (CallSite site : report.untracedSites()) {
-            sections.add(site.section());
-        }
-        sections.forEach(s -> out.println("Section " + OneLine.of(s) + " has mcount callers being ignored"));
+    RecordArguments arguments() {
+        return new RecordArguments(files, warnUntraced, strict, fsync, jobs.jobs, verbosity.verbose, verbosity.quiet);
     }
 }

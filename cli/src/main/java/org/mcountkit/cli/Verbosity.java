@@ -14,6 +14,13 @@ final class Verbosity {
     @Option(names = {"-q", "--quiet"}, description = "Print errors only.")
     boolean quiet;
 
+    static Verbosity of(boolean verbose, boolean quiet) {
+        Verbosity verbosity = new Verbosity();
+        verbosity.verbose = verbose;
+        verbosity.quiet = quiet;
+        return verbosity;
+    }
+
     /**
      * The detail log: Logback (configured by {@link LogbackSetup}) with {@code -v}; otherwise a
      * no-op logger, so the default path never starts a logging system.

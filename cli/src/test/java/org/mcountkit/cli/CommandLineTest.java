@@ -222,7 +222,7 @@ class CommandLineTest {
         assertEquals("", help.err());
         assertTrue(help.out().startsWith("Usage: mcountkit " + command + " "), help.out());
         String usage = readmeUsageLine(command);
-        CommandLine.Model.CommandSpec spec = new CommandLine(new Main()).getSubcommands().get(command)
+        CommandLine.Model.CommandSpec spec = new CommandLine(new McountkitCommand()).getSubcommands().get(command)
                 .getCommandSpec();
         assertTrue(spec.options().size() >= 6, "options: " + spec.options());
         for (OptionSpec option : spec.options()) {

@@ -1,0 +1,128 @@
+package org.mcountkit.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads the command line a kernel build uses, {@code record [-w] [-q] [--strict] [--fsync]
+ * [-j N] FILE... | @ARGFILE}, without picocli. picocli's class files are Java 5's, which the JVM
+ * verifies anew at every start and cannot keep in its class-data archive: about 0.1 s per
+ * process, more than recording a small object takes. Anything else (help, version, {@code -v},
+ * other commands or options, argument files with quotes or comments) is left to picocli, which
+ * reads the same words the same way (a test holds the two to that).
+ */
+final class PlainRecordLine {
+
+    private static final int MAX_JOBS_DIGITS = 6;
+
+    /** The options read here, each spelling mapped to the option it spells. */
+    private static final Map<String, String> OPTIONS = Map.of("-w", "-w", "-q", "-q", "--quiet", "-q",
+            "--strict", "--strict", "--fsync", "--fsync", "-j", "-j", "--jobs", "-j");
+
+    private PlainRecordLine() {
+    }
+
+    /** The arguments of a plain {@code record} line, or empty when picocli must read it. */
+    static Optional<RecordArguments> parse(String... args) {
+        if (args.length < 2 || !args[0].equals("record")) {
+            return Optional.empty();
+        }
+        List<String> words = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            if (args[i].startsWith("@")) {
+                if (!expand(args[i].substring(1), words)) {
+                    return Optional.empty();
+                }
+            } else {
+                words.add(args[i]);
+            }
+        }
+        boolean warnUntraced = false;
+        boolean quiet = false;
+        boolean strict = false;
+        boolean fsync = false;
+        int jobs = Jobs.DEFAULT;
+        Set<String> given = new HashSet<>();
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < words.size(); i++) {
+            String word = words.get(i);
+            String option = OPTIONS.get(word);
+            if (option != null && !given.add(option)) {
+                return Optional.empty(); // picocli refuses an option given twice
+            }
+            switch (word) {
+                case "-w" -> warnUntraced = true;
+                case "-q", "--quiet" -> quiet = true;
+                case "--strict" -> strict = true;
+                case "--fsync" -> fsync = true;
+                case "-j", "--jobs" -> {
+                    if (++i == words.size() || !isCount(words.get(i))) {
+                        return Optional.empty();
+                    }
+                    jobs = Integer.parseInt(words.get(i));
+                }
+                default -> {
+                    if (word.isEmpty() || word.startsWith("-") || word.startsWith("@")) {
+                        return Optional.empty();
+                    }
+                    try {
+                        files.add(Path.of(word));
+                    } catch (InvalidPathException e) {
+                        return Optional.empty();
+                    }
+                }
+            }
+        }
+        if (files.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new RecordArguments(files, warnUntraced, strict, fsync, jobs, false, quiet));
+    }
+
+    /**
+     * Adds the words of an argument file separated by white space; false when the file cannot
+     * be read or holds what picocli gives a meaning of its own (quotes, escapes, comments,
+     * nested argument files).
+     */
+    private static boolean expand(String name, List<String> words) {
+        String text;
+        try {
+            text = Files.readString(Path.of(name));
+        } catch (IOException | InvalidPathException | SecurityException e) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"' || c == '\'' || c == '\\' || c == '#' || c == '@') {
+                return false;
+            }
+        }
+        for (String word : text.split("\\s+")) {
+            if (!word.isEmpty()) {
+                words.add(word);
+            }
+        }
+        return true;
+    }
+
+    /** A count picocli reads the same: decimal digits without a leading zero (it reads 010 as octal). */
+    private static boolean isCount(String word) {
+        if (word.isEmpty() || word.length() > MAX_JOBS_DIGITS || word.charAt(0) == '0') {
+            return false;
+        }
+        for (int i = 0; i < word.length(); i++) {
+            if (word.charAt(i) < '0' || word.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+}

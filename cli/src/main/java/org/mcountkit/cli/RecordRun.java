@@ -1,0 +1,59 @@
+package org.mcountkit.cli;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.core.Mcountkit;
+import org.mcountkit.core.batch.Outcome;
+import org.mcountkit.core.output.OneLine;
+import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.pipeline.Recorder;
+import org.slf4j.Logger;
+
+/**
+ * Records every file and prints what the kernel's tool prints. Shared by the plain parser and
+ * picocli's {@code record}, and free of picocli types, so the plain path never loads picocli.
+ */
+final class RecordRun {
+
+    private RecordRun() {
+    }
+
+    /** Runs {@code record}; returns 0 when every file is fine, else 1. */
+    static int run(Mcountkit mcountkit, RecordArguments arguments, PrintWriter out, PrintWriter err) {
+        Verbosity verbosity = Verbosity.of(arguments.verbose(), arguments.quiet());
+        Reporter reporter = new Reporter(err, verbosity);
+        Logger log = verbosity.detailLog();
+        Progress progress = Progress.forRun(arguments.files().size());
+        List<Outcome> outcomes = mcountkit.recordAll(arguments.files(),
+                new Recorder.Options(arguments.strict(), arguments.fsync()), arguments.jobs(), progress::finished);
+        progress.close();
+        int bad = 0;
+        for (Outcome outcome : outcomes) {
+            if (outcome.isFailure()) {
+                reporter.failed(outcome.file(), outcome.failure());
+            } else {
+                FileReport report = outcome.report();
+                log.debug("{}: {} site(s), {}", report.file(), report.sites().size(),
+                        report.changed() ? "table appended" : "unchanged");
+                reporter.diagnostics(report);
+                if (arguments.warnUntraced()) {
+                    printUntraced(out, report);
+                }
+            }
+            bad += outcome.isBad() ? 1 : 0;
+        }
+        out.flush();
+        return bad == 0 ? 0 : 1;
+    }
+
+    private static void printUntraced(PrintWriter out, FileReport report) {
+        Set<String> sections = new LinkedHashSet<>();
+        for (CallSite site : report.untracedSites()) {
+            sections.add(site.section());
+        }
+        sections.forEach(s -> out.println("Section " + OneLine.of(s) + " has mcount callers being ignored"));
+    }
+}
