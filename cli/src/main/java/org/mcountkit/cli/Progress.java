@@ -3,6 +3,7 @@ package org.mcountkit.cli;
 import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.mcountkit.core.batch.Outcome;
 
 /**
@@ -16,20 +17,24 @@ final class Progress {
 
     private final PrintStream terminal;
     private final int total;
-    private final long started = System.nanoTime();
+    private final LongSupplier clock;
+    private final long started;
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicLong sites = new AtomicLong();
     private final AtomicLong lastDrawn = new AtomicLong();
     private volatile boolean drawn;
 
-    private Progress(PrintStream terminal, int total) {
+    /** Draws on {@code terminal} (null: nowhere), timing with {@code clock} (nanoseconds). */
+    Progress(PrintStream terminal, int total, LongSupplier clock) {
         this.terminal = terminal;
         this.total = total;
+        this.clock = clock;
+        this.started = clock.getAsLong();
     }
 
     /** A progress line on stderr when stdout is a terminal, else one that prints nothing. */
     static Progress forRun(int total) {
-        return new Progress(System.console() != null ? System.err : null, total);
+        return new Progress(System.console() != null ? System.err : null, total, System::nanoTime);
     }
 
     void finished(Outcome outcome) {
@@ -40,7 +45,7 @@ final class Progress {
         if (terminal == null) {
             return;
         }
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         long last = lastDrawn.get();
         if (now - started < QUIET_NANOS || now - last < REDRAW_NANOS || !lastDrawn.compareAndSet(last, now)) {
             return;

@@ -40,6 +40,9 @@ final class TableCommand implements Callable<Integer> {
     Verbosity verbosity;
 
     @Mixin
+    Jobs jobs;
+
+    @Mixin
     Plugins plugins;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "object",
@@ -66,7 +69,7 @@ final class TableCommand implements Callable<Integer> {
         Mcountkit mcountkit = plugins.mcountkit(spec);
         Table table;
         try {
-            table = mcountkit.table(inputs, new TableMaker.Options(sort));
+            table = mcountkit.table(inputs, new TableMaker.Options(sort, jobs.jobs));
         } catch (FileInputException e) {
             reporter.failed(e.file(), e.getMessage());
             return 1;

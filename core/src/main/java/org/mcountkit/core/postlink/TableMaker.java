@@ -3,7 +3,10 @@ package org.mcountkit.core.postlink;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
@@ -13,6 +16,7 @@ import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileInputException;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.ElfFiles;
@@ -30,8 +34,16 @@ import org.mcountkit.core.pipeline.Lister;
  */
 public final class TableMaker {
 
-    /** {@code sort}: entries in address order (per input, by section then offset, for objects). */
-    public record Options(boolean sort) {
+    /**
+     * {@code sort}: entries in address order (per input, by section then offset, for objects);
+     * {@code jobs}: inputs read in parallel.
+     */
+    public record Options(boolean sort, int jobs) {
+
+        /** Reads as many inputs at once as there are cores. */
+        public Options(boolean sort) {
+            this(sort, Runtime.getRuntime().availableProcessors());
+        }
     }
 
     private final Backends backends;
@@ -51,45 +63,74 @@ public final class TableMaker {
             throw new IllegalArgumentException("no inputs");
         }
         Lister lister = new Lister(backends);
+        List<Integer> order = IntStream.range(0, inputs.size()).boxed().toList();
+        List<Read> reads = new BatchRunner(options.jobs()).map(order, i -> read(i, inputs.get(i), lister));
         ElfTarget target = null;
         ArchBackend backend = null;
         List<Ordered> entries = new ArrayList<>();
         List<FileReport> reports = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            Path path = inputs.get(i);
+        for (Read read : reads) {
             try {
-                ElfFile file = ElfFiles.open(path);
-                if (target == null) {
-                    target = file.target();
+                if (read.target() != null && target == null) {
+                    target = read.target();
                     backend = backends.require(target);
-                } else if (!sameMachine(target, file.target())) {
-                    throw new InputException("machine " + backends.require(file.target()).machineName(file.target())
-                            + " " + file.target().elfClass() + " " + file.target().endian().label()
+                } else if (read.target() != null && !sameMachine(target, read.target())) {
+                    throw new InputException("machine " + backends.require(read.target()).machineName(read.target())
+                            + " " + read.target().elfClass() + " " + read.target().endian().label()
                             + " differs from the first input's (" + backend.machineName(target) + " "
                             + target.elfClass() + " " + target.endian().label() + ")");
                 }
-                reports.add(entriesOf(i, file, lister.list(path), entries));
             } catch (FileInputException e) {
                 throw e;
             } catch (InputException e) {
-                throw new FileInputException(path, e.getMessage());
+                throw new FileInputException(read.path(), e.getMessage());
             }
+            if (read.failure() != null) {
+                throw read.failure();
+            }
+            entries.addAll(read.entries());
+            reports.add(read.report());
         }
         if (options.sort()) {
             entries.sort(Comparator.comparingInt(Ordered::input).thenComparingInt(Ordered::section)
                     .thenComparingLong(o -> o.entry().site().address()));
         }
         List<TableEntry> ordered = entries.stream().map(Ordered::entry).toList();
+        Map<Path, List<CallSite>> sitesOf = new HashMap<>();
+        for (TableEntry e : ordered) {
+            sitesOf.computeIfAbsent(e.file(), f -> new ArrayList<>()).add(e.site());
+        }
         List<FileReport> inputsWithTheirEntries = new ArrayList<>();
-        for (int i = 0; i < reports.size(); i++) {
-            FileReport r = reports.get(i);
-            Path file = r.file();
-            List<CallSite> sites = ordered.stream().filter(e -> e.file().equals(file)).map(TableEntry::site).toList();
-            inputsWithTheirEntries.add(new FileReport(file, r.machine(), r.target(), sites, r.untracedSites(),
-                    r.diagnostics(), false, r.linked()));
+        for (FileReport r : reports) {
+            inputsWithTheirEntries.add(new FileReport(r.file(), r.machine(), r.target(),
+                    sitesOf.getOrDefault(r.file(), List.of()), r.untracedSites(), r.diagnostics(), false, r.linked()));
         }
         return new Table(target, backend.machineName(target), backend.usesRela(target),
                 backend.tableRelocationType(target), ordered, inputsWithTheirEntries);
+    }
+
+    /**
+     * One input as read on a worker: its machine (null when it could not be opened), its report
+     * and entries, or why it cannot be in the table.
+     */
+    private record Read(Path path, ElfTarget target, FileReport report, List<Ordered> entries,
+            FileInputException failure) {
+    }
+
+    private Read read(int input, Path path, Lister lister) {
+        ElfTarget target = null;
+        try {
+            ElfFile file = ElfFiles.open(path);
+            target = file.target();
+            backends.require(target);
+            List<Ordered> entries = new ArrayList<>();
+            FileReport report = entriesOf(input, file, lister.list(path), entries);
+            return new Read(path, target, report, entries, null);
+        } catch (FileInputException e) {
+            return new Read(path, target, null, null, e);
+        } catch (InputException e) {
+            return new Read(path, target, null, null, new FileInputException(path, e.getMessage()));
+        }
     }
 
     /** An entry with what orders it: its input, and for objects its section (linked images sort by address). */
