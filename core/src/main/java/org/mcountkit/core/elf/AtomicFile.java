@@ -21,8 +21,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * Replaces a file all at once: the new contents go to a temporary file beside it, take the old
  * file's permissions and are renamed over it. A crash or a kill of the process leaves either
  * the old file or the new one, never a mix. With {@code flush} the new contents also reach the
- * disk before the rename, for a machine that loses power: ext4, XFS and btrfs already write
- * the data of a file renamed over another before the rename, so it is asked for, not assumed.
+ * disk before the rename, for a machine that loses power. A build step may leave it off, as
+ * the compiler and the kernel's tool do, and ext4 in its default mode writes the data of a
+ * file renamed over another before the rename itself.
  */
 public final class AtomicFile {
 
