@@ -197,7 +197,11 @@ public final class ElfAppender {
         byte[] oldNames = new byte[(int) names.size()];
         file.bytes(names).get(0, oldNames);
         StringTableBuilder builder = new StringTableBuilder(oldNames);
-        headers.stream().filter(h -> h.newName != null).forEach(h -> builder.add(h.newName));
+        for (Header h : headers) {
+            if (h.newName != null) {
+                builder.add(h.newName);
+            }
+        }
         StringTableBuilder.Built built = builder.build();
 
         int align = is64 ? 8 : 4;

@@ -42,7 +42,12 @@ public interface ElfFile {
 
     /** The first section with this name. */
     default Optional<Section> section(String name) {
-        return sections().stream().filter(s -> s.name().equals(name)).findFirst();
+        for (Section s : sections()) {
+            if (s.name().equals(name)) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
     }
 
     /** {@code e_shstrndx}, resolved through section 0 when it is {@code SHN_XINDEX}. */

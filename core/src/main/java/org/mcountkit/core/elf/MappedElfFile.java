@@ -60,11 +60,9 @@ public final class MappedElfFile implements ElfFile {
         SectionTable table = readSectionTable();
         this.sections = table.sections;
         this.shstrndx = table.shstrndx;
-        this.symtab = sections.stream().filter(s -> s.type() == Section.SHT_SYMTAB).findFirst().orElse(null);
+        this.symtab = firstOfType(Section.SHT_SYMTAB, -1);
         this.symStrtab = symtab == null ? null : checkedStringTable(symtab);
-        this.symtabShndx = symtab == null ? null : sections.stream()
-                .filter(s -> s.type() == Section.SHT_SYMTAB_SHNDX && s.link() == symtab.index())
-                .findFirst().orElse(null);
+        this.symtabShndx = symtab == null ? null : firstOfType(Section.SHT_SYMTAB_SHNDX, symtab.index());
         if (symtab != null) {
             checkSymbolTable();
         }
@@ -98,6 +96,16 @@ public final class MappedElfFile implements ElfFile {
             }
             return new MappedElfFile(path, bytes.flip());
         }
+    }
+
+    /** The first section of {@code type} (linking to {@code link}, unless -1), or null. */
+    private Section firstOfType(int type, int link) {
+        for (Section s : sections) {
+            if (s.type() == type && (link == -1 || s.link() == link)) {
+                return s;
+            }
+        }
+        return null;
     }
 
     /** Reads an ELF image held in memory; {@code path} only names it in messages. */

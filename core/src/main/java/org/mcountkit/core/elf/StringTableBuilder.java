@@ -3,7 +3,6 @@ package org.mcountkit.core.elf;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,7 @@ final class StringTableBuilder {
         out.writeBytes(existing);
         Map<String, Integer> offsets = new HashMap<>();
         List<String> longestFirst = new ArrayList<>(names);
-        longestFirst.sort(Comparator.comparingInt(String::length).reversed());
+        longestFirst.sort((a, b) -> Integer.compare(b.length(), a.length()));
         for (String name : longestFirst) {
             if (offsets.containsKey(name)) {
                 continue;

@@ -40,13 +40,18 @@ public final class Backends {
      * @throws InputException when two backends claim it, naming both
      */
     public Optional<ArchBackend> find(ElfTarget target) {
-        List<ArchBackend> claiming = backends.stream().filter(b -> b.supports(target)).collect(Collectors.toList());
+        List<ArchBackend> claiming = new ArrayList<>(1);
+        for (ArchBackend b : backends) {
+            if (b.supports(target)) {
+                claiming.add(b);
+            }
+        }
         if (claiming.size() > 1) {
             throw new InputException("machine " + target.machine() + " is claimed by more than one backend: "
                     + claiming.stream().map(b -> b.name() + " (" + b.getClass().getName() + ")")
                             .collect(Collectors.joining(", ")));
         }
-        return claiming.stream().findFirst();
+        return claiming.isEmpty() ? Optional.empty() : Optional.of(claiming.get(0));
     }
 
     /** The backend for this target, or an error naming the machine. */

@@ -29,10 +29,19 @@ public record FileReport(
     }
 
     public boolean hasErrors() {
-        return diagnostics.stream().anyMatch(d -> d.severity() == Severity.ERROR);
+        return has(Severity.ERROR);
     }
 
     public boolean hasWarnings() {
-        return diagnostics.stream().anyMatch(d -> d.severity() == Severity.WARNING);
+        return has(Severity.WARNING);
+    }
+
+    private boolean has(Severity severity) {
+        for (Diagnostic d : diagnostics) {
+            if (d.severity() == severity) {
+                return true;
+            }
+        }
+        return false;
     }
 }
