@@ -1,6 +1,7 @@
 package org.mcountkit.cli;
 
 import java.io.IOException;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -22,6 +23,9 @@ import java.util.Set;
 final class PlainRecordLine {
 
     private static final int MAX_JOBS_DIGITS = 6;
+
+    /** The system property that makes picocli read an argument file one argument per line. */
+    private static final String SIMPLIFIED_AT_FILES = "picocli.useSimplifiedAtFiles";
 
     /** The options read here, each spelling mapped to the option it spells. */
     private static final Map<String, String> OPTIONS = Map.of("-w", "-w", "-q", "-q", "--quiet", "-q",
@@ -88,26 +92,37 @@ final class PlainRecordLine {
     }
 
     /**
-     * Adds the words of an argument file separated by white space; false when the file cannot
-     * be read or holds what picocli gives a meaning of its own (quotes, escapes, comments,
-     * nested argument files).
+     * Adds the words of an argument file, split where picocli splits them (at every character
+     * up to the space) and decoded as picocli decodes them (the platform charset); false when the
+     * file is not a regular file (a pipe read here would be empty for picocli), cannot be read,
+     * or holds what picocli gives a meaning of its own (quotes, escapes, comments, nested
+     * argument files), or when picocli is told to read one argument per line.
      */
     private static boolean expand(String name, List<String> words) {
+        if (System.getProperty(SIMPLIFIED_AT_FILES) != null) {
+            return false;
+        }
         String text;
         try {
-            text = Files.readString(Path.of(name));
+            Path file = Path.of(name);
+            if (!Files.isRegularFile(file)) {
+                return false;
+            }
+            text = Files.readString(file, Charset.defaultCharset());
         } catch (IOException | InvalidPathException | SecurityException e) {
             return false;
         }
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
+        int start = -1;
+        for (int i = 0; i <= text.length(); i++) {
+            char c = i < text.length() ? text.charAt(i) : ' ';
             if (c == '"' || c == '\'' || c == '\\' || c == '#' || c == '@') {
                 return false;
             }
-        }
-        for (String word : text.split("\\s+")) {
-            if (!word.isEmpty()) {
-                words.add(word);
+            if (c <= ' ' && start >= 0) {
+                words.add(text.substring(start, i));
+                start = -1;
+            } else if (c > ' ' && start < 0) {
+                start = i;
             }
         }
         return true;

@@ -30,6 +30,7 @@ class PlainRecordLineTest {
     @Test
     void linesItAcceptsMeanWhatPicocliMakesOfThem() throws IOException {
         Path plainList = Files.writeString(dir.resolve("plain.args"), "a.o\n  b.o\t-w\n--jobs 3\n");
+        Path controlSeparated = Files.writeString(dir.resolve("control.args"), "a.o\u0001b.o\u001f\r\nc.o");
         List<List<String>> lines = List.of(
                 List.of("record", "a.o"),
                 List.of("record", "-w", "a.o", "b.o"),
@@ -39,7 +40,8 @@ class PlainRecordLineTest {
                 List.of("record", "--jobs", "1", "a.o", "-w"),
                 List.of("record", "a.o", "-j", "12", "dir/b.o"),
                 List.of("record", "@" + plainList),
-                List.of("record", "-q", "@" + plainList, "x.o"));
+                List.of("record", "-q", "@" + plainList, "x.o"),
+                List.of("record", "@" + controlSeparated));
         for (List<String> line : lines) {
             String[] args = line.toArray(new String[0]);
             Optional<RecordArguments> plain = PlainRecordLine.parse(args);
@@ -54,6 +56,9 @@ class PlainRecordLineTest {
         Path quoted = Files.writeString(dir.resolve("quoted.args"), "\"a b.o\"\n");
         Path commented = Files.writeString(dir.resolve("commented.args"), "# objects\na.o\n");
         Path nested = Files.writeString(dir.resolve("nested.args"), "@" + quoted + "\n");
+        // A pipe read here would be empty when picocli reads it again.
+        Path fifo = dir.resolve("fifo.args");
+        Command.check(dir, "mkfifo", fifo.toString());
         List<List<String>> lines = List.of(
                 List.of("record"),
                 List.of("record", "--help"),
@@ -78,6 +83,8 @@ class PlainRecordLineTest {
                 List.of("record", "@" + commented),
                 List.of("record", "@" + nested),
                 List.of("record", "@" + dir.resolve("missing.args")),
+                List.of("record", "@" + fifo),
+                List.of("record", "@" + dir),
                 List.of("list", "a.o"),
                 List.of("-V"));
         for (List<String> line : lines) {

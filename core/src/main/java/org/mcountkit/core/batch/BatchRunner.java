@@ -5,8 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -104,23 +106,54 @@ public final class BatchRunner {
         }
     }
 
-    /** The files in order, without repeats of the same file (the same device and inode, when it exists). */
+    /**
+     * The files in order, each once: a file named twice, or through a symlink and directly, is
+     * the same file. Hard links are different files (replacing one leaves the other as it was),
+     * so two names with one device and inode are the same only when they resolve to one path.
+     */
     static List<Path> distinct(List<Path> files) {
-        Set<Object> seen = new HashSet<>();
+        Map<Object, List<Path>> namesOfKey = new HashMap<>();
+        Set<Path> withoutKey = new HashSet<>();
         List<Path> distinct = new ArrayList<>(files.size());
         for (Path file : files) {
-            if (seen.add(identity(file))) {
+            Object key = fileKey(file);
+            boolean first;
+            if (key == null) {
+                first = withoutKey.add(realOrAbsolute(file));
+            } else {
+                List<Path> names = namesOfKey.computeIfAbsent(key, k -> new ArrayList<>(1));
+                // One stat per file; the real path, which reads every link on the way, only on a match.
+                first = names.isEmpty() || !resolvesToOneOf(file, names);
+                names.add(file);
+            }
+            if (first) {
                 distinct.add(file);
             }
         }
         return distinct;
     }
 
-    /** One stat per file: resolving the real path would read every link on the way. */
-    private static Object identity(Path file) {
+    private static Object fileKey(Path file) {
         try {
-            Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
-            return key != null ? key : file.toRealPath();
+            return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static boolean resolvesToOneOf(Path file, List<Path> names) {
+        Path real = realOrAbsolute(file);
+        for (Path name : names) {
+            if (realOrAbsolute(name).equals(real)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Path realOrAbsolute(Path file) {
+        try {
+            return file.toRealPath();
         } catch (IOException e) {
             return file.toAbsolutePath().normalize();
         }

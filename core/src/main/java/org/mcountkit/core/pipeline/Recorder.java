@@ -157,7 +157,7 @@ public final class Recorder {
                     + "): not rewritten");
         }
         if (existing.permissions() == null && !Files.isWritable(existing.real())) {
-            throw new InputException("read-only file: not rewritten");
+            throw new InputException("read-only file (mode " + mode(existing.real()) + "): not rewritten");
         }
         if (directory != null && !ownerMayWrite(directory)) {
             throw new InputException("read-only directory " + directory + " (mode " + mode(directory)

@@ -70,6 +70,9 @@ public final class TableMaker {
         List<Ordered> entries = new ArrayList<>();
         List<FileReport> reports = new ArrayList<>();
         for (Read read : reads) {
+            if (read.unexpected() != null) {
+                throw read.unexpected();
+            }
             try {
                 if (read.target() != null && target == null) {
                     target = read.target();
@@ -111,10 +114,12 @@ public final class TableMaker {
 
     /**
      * One input as read on a worker: its machine (null when it could not be opened), its report
-     * and entries, or why it cannot be in the table.
+     * and entries, or why it cannot be in the table, or what went wrong unexpectedly; the last
+     * two are thrown when the input's turn comes, so a run stops at the first bad input as it
+     * would reading them one by one.
      */
     private record Read(Path path, ElfTarget target, FileReport report, List<Ordered> entries,
-            FileInputException failure) {
+            FileInputException failure, RuntimeException unexpected) {
     }
 
     private Read read(int input, Path path, Lister lister) {
@@ -125,11 +130,13 @@ public final class TableMaker {
             backends.require(target);
             List<Ordered> entries = new ArrayList<>();
             FileReport report = entriesOf(input, file, lister.list(path), entries);
-            return new Read(path, target, report, entries, null);
+            return new Read(path, target, report, entries, null, null);
         } catch (FileInputException e) {
-            return new Read(path, target, null, null, e);
+            return new Read(path, target, null, null, e, null);
         } catch (InputException e) {
-            return new Read(path, target, null, null, new FileInputException(path, e.getMessage()));
+            return new Read(path, target, null, null, new FileInputException(path, e.getMessage()), null);
+        } catch (RuntimeException e) {
+            return new Read(path, target, null, null, null, e);
         }
     }
 
