@@ -104,6 +104,25 @@ class TableCommandTest {
         assertTrue(!Files.exists(dir.resolve("t.o")));
     }
 
+    /** Inputs are read in parallel, but the first bad one in input order is the one reported. */
+    @Test
+    void theFirstBadInputInOrderStopsTheTableWhateverFinishesFirst() {
+        Path prog = Machine.X86_64.compile(dir, "prog", Machine.PROGRAM);
+        Path foreign = Machine.AARCH64.compile(dir, "foreign", Machine.PROGRAM);
+        Path missing = dir.resolve("missing.o");
+
+        CliRun mismatch = CliRun.of("table", "-j", "3", "-o", dir.resolve("t.o").toString(), prog.toString(),
+                foreign.toString(), missing.toString());
+        CliRun unreadable = CliRun.of("table", "-j", "3", "-o", dir.resolve("t.o").toString(), prog.toString(),
+                missing.toString(), foreign.toString());
+
+        assertEquals(1, mismatch.exitCode());
+        assertTrue(mismatch.err().startsWith("mcountkit: " + foreign + ": machine "), mismatch.err());
+        assertEquals(1, unreadable.exitCode());
+        assertTrue(unreadable.err().startsWith("mcountkit: " + missing + ": no such file"), unreadable.err());
+        assertTrue(!Files.exists(dir.resolve("t.o")));
+    }
+
     /**
      * LTO: the objects hold no machine code (gcc's GIMPLE sections), so no per-object table can
      * exist; the table made from the linked program and linked in on a second link (same flags,
