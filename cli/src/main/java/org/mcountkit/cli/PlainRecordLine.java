@@ -27,7 +27,7 @@ final class PlainRecordLine {
     /** The system property that makes picocli read an argument file one argument per line. */
     private static final String SIMPLIFIED_AT_FILES = "picocli.useSimplifiedAtFiles";
 
-    /** The options read here, each spelling mapped to the option it spells. */
+    /** The options read here: each spelling mapped to the one name the parser goes by. */
     private static final Map<String, String> OPTIONS = Map.of("-w", "-w", "-q", "-q", "--quiet", "-q",
             "--strict", "--strict", "--fsync", "--fsync", "-j", "-j", "--jobs", "-j");
 
@@ -58,16 +58,16 @@ final class PlainRecordLine {
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < words.size(); i++) {
             String word = words.get(i);
-            String option = OPTIONS.get(word);
-            if (option != null && !given.add(option)) {
+            String option = OPTIONS.getOrDefault(word, "");
+            if (!option.isEmpty() && !given.add(option)) {
                 return Optional.empty(); // picocli refuses an option given twice
             }
-            switch (word) {
+            switch (option) {
                 case "-w" -> warnUntraced = true;
-                case "-q", "--quiet" -> quiet = true;
+                case "-q" -> quiet = true;
                 case "--strict" -> strict = true;
                 case "--fsync" -> fsync = true;
-                case "-j", "--jobs" -> {
+                case "-j" -> {
                     if (++i == words.size() || !isCount(words.get(i))) {
                         return Optional.empty();
                     }
@@ -128,7 +128,10 @@ final class PlainRecordLine {
         return true;
     }
 
-    /** A count picocli reads the same: decimal digits without a leading zero (it reads 010 as octal). */
+    /**
+     * A count written the one way both parsers surely read alike: decimal digits without a
+     * leading zero or sign; any other spelling is left to picocli.
+     */
     private static boolean isCount(String word) {
         if (word.isEmpty() || word.length() > MAX_JOBS_DIGITS || word.charAt(0) == '0') {
             return false;
