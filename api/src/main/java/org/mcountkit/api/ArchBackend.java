@@ -1,13 +1,12 @@
 package org.mcountkit.api;
 
-import java.nio.ByteBuffer;
-import java.util.List;
-import java.util.Set;
-
 /**
- * One architecture's facts, found with {@link java.util.ServiceLoader}: a jar that lists its
- * implementation in {@code META-INF/services/org.mcountkit.api.ArchBackend} adds a machine.
- * Implementations hold no state and are safe to share between threads.
+ * One architecture, found with {@link java.util.ServiceLoader}: a jar that lists its
+ * implementation in {@code META-INF/services/org.mcountkit.api.ArchBackend} adds a machine. A
+ * backend is a table of ABI facts ({@link #abi}) plus one decoder ({@link #decode}) and the
+ * bytes ftrace writes ({@link #encodings}); core decides everything else, as objtool's generic
+ * code does with what each architecture's {@code arch_decode_instruction} says. Implementations
+ * hold no state and are safe to share between threads.
  */
 public interface ArchBackend {
 
@@ -17,92 +16,44 @@ public interface ArchBackend {
     /** True when this backend handles files of this machine, class and byte order. */
     boolean supports(ElfTarget target);
 
-    /** Name of the machine for reports, such as {@code x86_64} or {@code i386}. */
-    String machineName(ElfTarget target);
-
-    /** Symbol names of the tracing hook the compilers of this machine call. */
-    Set<String> hookNames(ElfTarget target);
+    /** The ABI facts of the machine variant of {@code target} (one of {@link #supports}'s). */
+    Abi abi(ElfTarget target);
 
     /**
      * Judges one relocation against a hook: a call site (its first byte and length, checked
-     * against the bytes), a rejection with a reason, or the second relocation of a site.
+     * against the bytes), a rejection with a reason, or a further relocation of a site.
      */
     Recognition recognize(HookReference reference);
 
-    /** Patch encodings for this target. */
-    PatchEncodings encodings(ElfTarget target);
-
-    /** Relocation type of an absolute pointer-sized table entry ({@code R_X86_64_64}, say). */
-    int tableRelocationType(ElfTarget target);
-
     /**
-     * True when relocation entries of this target carry explicit addends ({@code SHT_RELA}), as
-     * on x86_64, AArch64 and RISC-V; false for {@code SHT_REL} machines such as i386. Used when
-     * writing a new object that has no relocation section to copy the kind from.
+     * What the bytes at {@code offset} of {@code code} hold: a call (with its target), the site's
+     * NOP, another no-op, or something else. Never throws for bytes it does not know, and reads
+     * nothing outside {@code code} (an instruction cut off by the end is {@link Instruction.Other}).
      */
-    default boolean usesRela(ElfTarget target) {
-        return true;
-    }
+    Instruction decode(Code code, int offset);
 
-    /** The machine's {@code R_*_NONE} type, used to retire the relocation of a NOPed site. */
-    default int noneRelocationType(ElfTarget target) {
-        return 0;
-    }
-
-    /** Name of a relocation type for messages ({@code R_X86_64_PLT32}), or its number. */
-    String relocationName(ElfTarget target, int type);
+    /** The bytes ftrace writes at a site in code of this target and instruction-set mode. */
+    PatchEncodings encodings(ElfTarget target, int mode);
 
     /**
-     * Relaxation handling: true when this relocation lets the linker still move or shrink code
-     * in its section (RISC-V's {@code R_RISCV_RELAX}), so offsets recorded before the final link
-     * may go stale.
+     * Relaxation: true when this relocation lets the linker still move or shrink code in its
+     * section (RISC-V's {@code R_RISCV_RELAX}), so offsets recorded before the final link may go
+     * stale.
      */
     default boolean allowsRelaxation(ElfTarget target, Relocation relocation) {
         return false;
     }
 
     /**
-     * Weak-hook check: true when this machine's kernels want the hook reference weak (an
-     * undefined weak hook keeps the linker from relaxing that one call), so a strong reference
-     * is worth reporting. The note is given for objects the link can still relax (see
-     * {@link #allowsRelaxation}); elsewhere nothing moves and weak or not makes no difference.
+     * Where the code of function symbol {@code symbol} starts: its value, less any bits the ABI
+     * keeps there (ARM's Thumb bit).
      */
-    default boolean hookShouldBeWeak(ElfTarget target) {
-        return false;
+    default long functionAddress(ElfTarget target, Symbol symbol) {
+        return symbol.value();
     }
 
-    /**
-     * Post-link decoding: the calls to {@code hookAddress} in {@code code}, the machine code of
-     * one function of a linked image that starts at {@code codeAddress}. Offsets of the returned
-     * sites are relative to the start of {@code code}. The default finds none.
-     */
-    default List<Recognition.Site> decodeCalls(ElfTarget target, ByteBuffer code, long codeAddress, long hookAddress) {
-        return List.of();
-    }
-
-    /**
-     * What the bytes at {@code offset} of {@code code} (loaded at {@code codeAddress}) hold: the
-     * call to {@code hookAddress} (a negative address when the hook is undefined, so any call
-     * form counts), the site's NOP, or something else. The default knows nothing.
-     */
-    default SiteState classify(ElfTarget target, ByteBuffer code, int offset, long codeAddress, long hookAddress) {
-        return SiteState.OTHER;
-    }
-
-    /**
-     * Length in bytes of the site at {@code offset} of linked code, judged from its bytes: the
-     * call or NOP there may be longer than {@link PatchEncodings#siteLength()} when the linker
-     * relaxed a longer call form. The default is {@link PatchEncodings#siteLength()}.
-     */
-    default int siteLength(ElfTarget target, ByteBuffer code, int offset) {
-        return encodings(target).siteLength();
-    }
-
-    /**
-     * Length of the NOP instruction at {@code offset} of {@code code}, or 0 when there is none;
-     * used to measure the NOP pads of {@code -fpatchable-function-entry}.
-     */
-    default int nopLength(ElfTarget target, ByteBuffer code, int offset) {
+    /** The instruction-set mode the function's code is read in (ARM or Thumb, say); 0 by default. */
+    default int functionMode(ElfTarget target, Symbol symbol) {
         return 0;
     }
 }

@@ -1,9 +1,12 @@
 package org.mcountkit.api;
 
-/** How a backend writes a site: disabled (a NOP of the site's length) or enabled (a call). */
+/**
+ * How a backend writes a site in one instruction-set mode: disabled (a NOP of the site's length)
+ * or enabled (a call).
+ */
 public interface PatchEncodings {
 
-    /** Length in bytes of the call the compiler emits for the hook, as recorded in tables. */
+    /** Length in bytes of the call the compiler emits for the hook, as a table records it. */
     int siteLength();
 
     /**
@@ -22,8 +25,9 @@ public interface PatchEncodings {
 
     /**
      * Bytes of a call from {@code siteAddress} to {@code targetAddress} that fill exactly
-     * {@code length} bytes: a site the linker rewrote into a longer form (x86's 6-byte
-     * {@code addr32 call}) is given back in that form. The default knows only {@link #siteLength()}.
+     * {@code length} bytes: a site the linker rewrote into another form (x86's 6-byte
+     * {@code addr32 call}, RISC-V's relaxed {@code jal}) is given back in that form. The default
+     * knows only {@link #siteLength()}.
      *
      * @throws EncodingException when the machine has no call of that length, or the target is out of range
      */

@@ -1,16 +1,19 @@
 package org.example.s390;
 
 import java.nio.ByteBuffer;
-import java.util.Map;
-import java.util.Set;
+import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
+import org.mcountkit.api.RelocationType;
+import org.mcountkit.api.RelocationTypes;
 
 /**
  * A backend mcountkit does not ship, compiled by a test into its own jar: s390x {@code -pg} and
@@ -21,12 +24,28 @@ import org.mcountkit.api.Recognition;
 public final class S390Backend implements ArchBackend {
 
     static final int EM_S390 = 22;
-    static final int R_390_64 = 22;
-    static final int R_390_PC32DBL = 19;
-    static final int R_390_PLT32DBL = 20;
     static final int BRASL_LENGTH = 6;
-    static final Map<Integer, String> NAMES = Map.of(R_390_64, "R_390_64", R_390_PC32DBL, "R_390_PC32DBL",
-            R_390_PLT32DBL, "R_390_PLT32DBL", 26, "R_390_GOTENT");
+
+    enum Relocation implements RelocationType {
+        R_390_PC32DBL(19),
+        R_390_PLT32DBL(20),
+        R_390_64(22),
+        R_390_GOTENT(26);
+
+        private final int number;
+
+        Relocation(int number) {
+            this.number = number;
+        }
+
+        @Override
+        public int number() {
+            return number;
+        }
+    }
+
+    static final Abi ABI = Abi.builder("s390x", ElfClass.ELF64).hooks("_mcount", "__fentry__")
+            .relocations(RelocationTypes.of(Relocation.class), Relocation.R_390_64).build();
 
     @Override
     public String name() {
@@ -39,20 +58,15 @@ public final class S390Backend implements ArchBackend {
     }
 
     @Override
-    public String machineName(ElfTarget target) {
-        return "s390x";
-    }
-
-    @Override
-    public Set<String> hookNames(ElfTarget target) {
-        return Set.of("_mcount", "__fentry__");
+    public Abi abi(ElfTarget target) {
+        return ABI;
     }
 
     @Override
     public Recognition recognize(HookReference reference) {
         int type = reference.relocation().type();
-        if (type != R_390_PLT32DBL && type != R_390_PC32DBL) {
-            return Recognition.rejected("not a call: " + relocationName(reference.target(), type) + " reference");
+        if (type != Relocation.R_390_PLT32DBL.number() && type != Relocation.R_390_PC32DBL.number()) {
+            return Recognition.rejected("not a call: " + ABI.relocationName(type) + " reference");
         }
         long start = reference.relocation().offset() - 2;
         if (!reference.inSection(start, BRASL_LENGTH) || reference.byteAt(start) != 0xc0
@@ -62,8 +76,18 @@ public final class S390Backend implements ArchBackend {
         return Recognition.site(start, BRASL_LENGTH);
     }
 
+    /** {@code brasl %rN, target}: opcode c0, low nibble 5, then the halfword distance. */
     @Override
-    public PatchEncodings encodings(ElfTarget target) {
+    public Instruction decode(Code code, int offset) {
+        ByteBuffer b = code.bytes();
+        if (code.has(offset, BRASL_LENGTH) && (b.get(offset) & 0xff) == 0xc0 && (b.get(offset + 1) & 0x0f) == 5) {
+            return new Instruction.Call(BRASL_LENGTH, code.addressOf(offset) + 2L * b.getInt(offset + 2));
+        }
+        return new Instruction.Other(2);
+    }
+
+    @Override
+    public PatchEncodings encodings(ElfTarget target, int mode) {
         return new PatchEncodings() {
             @Override
             public int siteLength() {
@@ -91,15 +115,5 @@ public final class S390Backend implements ArchBackend {
                 return b.array();
             }
         };
-    }
-
-    @Override
-    public int tableRelocationType(ElfTarget target) {
-        return R_390_64;
-    }
-
-    @Override
-    public String relocationName(ElfTarget target, int type) {
-        return NAMES.getOrDefault(type, "relocation type " + type);
     }
 }

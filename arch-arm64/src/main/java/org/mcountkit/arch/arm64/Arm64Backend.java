@@ -1,19 +1,18 @@
 package org.mcountkit.arch.arm64;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
-import org.mcountkit.api.SiteState;
+import org.mcountkit.api.RelocationType;
+import org.mcountkit.api.RelocationTypes;
 
 /**
  * AArch64 (LP64), little- and big-endian. Relocation numbers from the ELF for the Arm 64-bit
@@ -26,32 +25,45 @@ public final class Arm64Backend implements ArchBackend {
 
     static final int EM_AARCH64 = 183;
 
-    static final int R_AARCH64_NONE = 0;
-    static final int R_AARCH64_ABS64 = 257;
-    static final int R_AARCH64_ABS32 = 258;
-    static final int R_AARCH64_PREL64 = 260;
-    static final int R_AARCH64_PREL32 = 261;
-    static final int R_AARCH64_ADR_PREL_LO21 = 274;
-    static final int R_AARCH64_ADR_PREL_PG_HI21 = 275;
-    static final int R_AARCH64_ADD_ABS_LO12_NC = 277;
-    static final int R_AARCH64_JUMP26 = 282;
-    static final int R_AARCH64_CALL26 = 283;
-    static final int R_AARCH64_ADR_GOT_PAGE = 311;
-    static final int R_AARCH64_LD64_GOT_LO12_NC = 312;
+    /** The relocation types mcountkit reads or writes (IHI 0056, "Relocation types"). */
+    enum Relocations implements RelocationType {
+        R_AARCH64_NONE(0),
+        R_AARCH64_ABS64(257),
+        R_AARCH64_ABS32(258),
+        R_AARCH64_PREL64(260),
+        R_AARCH64_PREL32(261),
+        R_AARCH64_ADR_PREL_LO21(274),
+        R_AARCH64_ADR_PREL_PG_HI21(275),
+        R_AARCH64_ADD_ABS_LO12_NC(277),
+        R_AARCH64_JUMP26(282),
+        R_AARCH64_CALL26(283),
+        R_AARCH64_ADR_GOT_PAGE(311),
+        R_AARCH64_LD64_GOT_LO12_NC(312);
 
-    private static final Map<Integer, String> NAMES = Map.ofEntries(
-            Map.entry(R_AARCH64_NONE, "R_AARCH64_NONE"), Map.entry(R_AARCH64_ABS64, "R_AARCH64_ABS64"),
-            Map.entry(R_AARCH64_ABS32, "R_AARCH64_ABS32"), Map.entry(R_AARCH64_PREL64, "R_AARCH64_PREL64"),
-            Map.entry(R_AARCH64_PREL32, "R_AARCH64_PREL32"),
-            Map.entry(R_AARCH64_ADR_PREL_LO21, "R_AARCH64_ADR_PREL_LO21"),
-            Map.entry(R_AARCH64_ADR_PREL_PG_HI21, "R_AARCH64_ADR_PREL_PG_HI21"),
-            Map.entry(R_AARCH64_ADD_ABS_LO12_NC, "R_AARCH64_ADD_ABS_LO12_NC"),
-            Map.entry(R_AARCH64_JUMP26, "R_AARCH64_JUMP26"), Map.entry(R_AARCH64_CALL26, "R_AARCH64_CALL26"),
-            Map.entry(R_AARCH64_ADR_GOT_PAGE, "R_AARCH64_ADR_GOT_PAGE"),
-            Map.entry(R_AARCH64_LD64_GOT_LO12_NC, "R_AARCH64_LD64_GOT_LO12_NC"));
+        static final RelocationTypes TABLE = RelocationTypes.of(Relocations.class);
+
+        private final int number;
+
+        Relocations(int number) {
+            this.number = number;
+        }
+
+        @Override
+        public int number() {
+            return number;
+        }
+    }
 
     /** The only hook AArch64 compilers call: gcc and clang {@code -pg} (no {@code -mfentry} here). */
-    private static final Set<String> HOOKS = Set.of("_mcount");
+    private static final String HOOK = "_mcount";
+
+    private static final Abi LITTLE = abi("aarch64");
+    private static final Abi BIG = abi("aarch64_be");
+
+    private static Abi abi(String name) {
+        return Abi.builder(name, ElfClass.ELF64).hooks(HOOK)
+                .relocations(Relocations.TABLE, Relocations.R_AARCH64_ABS64).none(Relocations.R_AARCH64_NONE).build();
+    }
 
     @Override
     public String name() {
@@ -65,27 +77,24 @@ public final class Arm64Backend implements ArchBackend {
     }
 
     @Override
-    public String machineName(ElfTarget target) {
-        return target.endian() == Endian.BIG ? "aarch64_be" : "aarch64";
-    }
-
-    @Override
-    public Set<String> hookNames(ElfTarget target) {
-        return HOOKS;
+    public Abi abi(ElfTarget target) {
+        return target.endian() == Endian.BIG ? BIG : LITTLE;
     }
 
     @Override
     public Recognition recognize(HookReference ref) {
         Relocation r = ref.relocation();
-        String name = relocationName(ref.target(), r.type());
+        String name = Relocations.TABLE.name(r.type());
         long at = r.offset();
-        if (r.type() != R_AARCH64_CALL26 && r.type() != R_AARCH64_JUMP26) {
+        boolean call = r.type() == Relocations.R_AARCH64_CALL26.number();
+        boolean jump = r.type() == Relocations.R_AARCH64_JUMP26.number();
+        if (!call && !jump) {
             return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
         }
         if (at % Arm64Instructions.LENGTH != 0 || !ref.inSection(at, Arm64Instructions.LENGTH)) {
             return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
         }
-        if (r.type() == R_AARCH64_JUMP26) {
+        if (jump) {
             return Recognition.rejected("not a call: " + name + " is a jump (a tail call to the hook)");
         }
         int word = Arm64Instructions.word(ref.code(), (int) at);
@@ -97,77 +106,35 @@ public final class Arm64Backend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target) {
+    public PatchEncodings encodings(ElfTarget target, int mode) {
         return Arm64Encodings.INSTANCE;
     }
 
-    @Override
-    public int tableRelocationType(ElfTarget target) {
-        return R_AARCH64_ABS64;
-    }
-
-    @Override
-    public int noneRelocationType(ElfTarget target) {
-        return R_AARCH64_NONE;
-    }
-
-    @Override
-    public String relocationName(ElfTarget target, int type) {
-        String name = NAMES.get(type);
-        return name != null ? name : "relocation type " + type;
-    }
-
-    @Override
-    public List<Recognition.Site> decodeCalls(ElfTarget target, ByteBuffer code, long codeAddress, long hookAddress) {
-        List<Recognition.Site> sites = new ArrayList<>();
-        for (int at = 0; at + Arm64Instructions.LENGTH <= code.limit(); at += Arm64Instructions.LENGTH) {
-            int word = Arm64Instructions.word(code, at);
-            if (Arm64Instructions.isBl(word) && Arm64Instructions.branchTarget(word, codeAddress + at) == hookAddress) {
-                sites.add(new Recognition.Site(at, Arm64Instructions.LENGTH));
-            }
-        }
-        return sites;
-    }
-
     /**
-     * A {@code bl} to the hook is a call; so is the with-regs pair {@code mov x9, x30; bl} the
-     * kernel writes over a two-NOP patchable entry. A NOP is the disabled site.
+     * {@code bl}; the with-regs pair {@code mov x9, x30; bl} the kernel writes over a two-NOP
+     * patchable entry, read as one 8-byte call; {@code nop}. Every instruction is one aligned word.
      */
     @Override
-    public SiteState classify(ElfTarget target, ByteBuffer code, int offset, long codeAddress, long hookAddress) {
-        if (offset < 0 || offset % Arm64Instructions.LENGTH != 0 || offset + Arm64Instructions.LENGTH > code.limit()) {
-            return SiteState.OTHER;
+    public Instruction decode(Code code, int offset) {
+        if (offset % Arm64Instructions.LENGTH != 0 || !code.has(offset, Arm64Instructions.LENGTH)) {
+            return new Instruction.Other(1);
         }
-        int word = Arm64Instructions.word(code, offset);
+        int word = Arm64Instructions.word(code.bytes(), offset);
         if (word == Arm64Instructions.NOP) {
-            return SiteState.NOP;
+            return new Instruction.Nop(Arm64Instructions.LENGTH);
         }
-        int call = offset;
-        if (word == Arm64Instructions.MOV_X9_X30 && offset + 2 * Arm64Instructions.LENGTH <= code.limit()) {
-            call = offset + Arm64Instructions.LENGTH;
-            word = Arm64Instructions.word(code, call);
+        if (Arm64Instructions.isBl(word)) {
+            return new Instruction.Call(Arm64Instructions.LENGTH,
+                    Arm64Instructions.branchTarget(word, code.addressOf(offset)));
         }
-        if (Arm64Instructions.isBl(word)
-                && (hookAddress < 0 || Arm64Instructions.branchTarget(word, codeAddress + call) == hookAddress)) {
-            return SiteState.CALL;
+        int next = offset + Arm64Instructions.LENGTH;
+        if (word == Arm64Instructions.MOV_X9_X30 && code.has(next, Arm64Instructions.LENGTH)) {
+            int bl = Arm64Instructions.word(code.bytes(), next);
+            if (Arm64Instructions.isBl(bl)) {
+                return new Instruction.Call(Arm64Encodings.WITH_REGS_LENGTH,
+                        Arm64Instructions.branchTarget(bl, code.addressOf(next)));
+            }
         }
-        return SiteState.OTHER;
-    }
-
-    /** 8 for the with-regs pair {@code mov x9, x30; bl}, else one instruction. */
-    @Override
-    public int siteLength(ElfTarget target, ByteBuffer code, int offset) {
-        boolean pair = offset >= 0 && offset + Arm64Encodings.WITH_REGS_LENGTH <= code.limit()
-                && Arm64Instructions.word(code, offset) == Arm64Instructions.MOV_X9_X30
-                && Arm64Instructions.isBl(Arm64Instructions.word(code, offset + Arm64Instructions.LENGTH));
-        return pair ? Arm64Encodings.WITH_REGS_LENGTH : Arm64Instructions.LENGTH;
-    }
-
-    @Override
-    public int nopLength(ElfTarget target, ByteBuffer code, int offset) {
-        if (offset < 0 || offset + Arm64Instructions.LENGTH > code.limit()) {
-            return 0;
-        }
-        return Arm64Instructions.word(code, offset) == Arm64Instructions.NOP ? Arm64Instructions.LENGTH : 0;
+        return new Instruction.Other(Arm64Instructions.LENGTH);
     }
 }

@@ -19,7 +19,7 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.api.SiteState;
+import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.pipeline.Backends;
@@ -32,6 +32,8 @@ import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.testkit.CodeCheck;
+import org.mcountkit.core.pipeline.CodeReader;
 
 /**
  * Executables linked against glibc (libc6-dev-arm64-cross): their tables hold addresses, which
@@ -113,11 +115,11 @@ class Arm64LinkedImageTest {
         for (Section section : elf.sections()) {
             if (section.isExecutable()) {
                 ByteBuffer bytes = elf.bytes(section);
-                for (Recognition.Site site : backend.decodeCalls(elf.target(), bytes, section.address(), plt)) {
+                for (CodeReader.HookCall site : CodeCheck.of(backend, elf.target()).hookCalls(bytes, section.address(), plt)) {
                     assertEquals(4, site.length());
-                    assertEquals(SiteState.CALL, backend.classify(elf.target(), bytes, (int) site.offset(),
+                    assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, (int) site.offset(),
                             section.address(), plt));
-                    assertEquals(SiteState.OTHER, backend.classify(elf.target(), bytes, (int) site.offset(),
+                    assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(bytes, (int) site.offset(),
                             section.address(), plt + 4));
                     decoded.add(section.address() + site.offset());
                 }
@@ -130,7 +132,7 @@ class Arm64LinkedImageTest {
         assertTrue(!nops.isEmpty());
         for (ObjdumpCode.Instruction nop : nops) {
             Section text = sectionNamed(elf, nop.section());
-            assertEquals(SiteState.NOP, backend.classify(elf.target(), elf.bytes(text),
+            assertEquals(SiteState.NOP, CodeCheck.of(backend, elf.target()).state(elf.bytes(text),
                     (int) (nop.offset() - text.address()), text.address(), plt));
         }
     }

@@ -1,25 +1,22 @@
 package org.mcountkit.arch.nds32;
 
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_25_PCREL_RELA;
-import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_32_RELA;
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_HI20_RELA;
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_LO12S0_ORI_RELA;
-import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_NONE;
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_RELAX_ENTRY;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
+import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
-import org.mcountkit.api.SiteState;
 
 /**
  * nds32 (Andes), ELF32, RELA, little- (nds32le) and big-endian (nds32be) data; the port left
@@ -34,8 +31,20 @@ public final class Nds32Backend implements ArchBackend {
 
     static final int EM_NDS32 = 167;
 
-    /** recordmcount.pl's nds32 regex: {@code R_NDS32_HI20_RELA\s+_mcount$}. */
-    private static final Set<String> HOOKS = Set.of("_mcount");
+    /**
+     * recordmcount.pl's nds32 regex ({@code R_NDS32_HI20_RELA\s+_mcount$}); recordmcount.pl emits
+     * {@code .long}, which gas relocates with R_NDS32_32_RELA. The nds32 maintainers proposed a
+     * weak {@code _mcount}: bfd relaxes no long call whose target is undefined ({@code foff == 0}
+     * in nds32_elf_relax_longcall1/4), so only a weak, still undefined hook keeps its 12-byte calls.
+     */
+    private static final Abi LITTLE = abi("nds32le");
+    private static final Abi BIG = abi("nds32be");
+
+    private static Abi abi(String name) {
+        return Abi.builder(name, ElfClass.ELF32).hooks("_mcount")
+                .relocations(Nds32Relocations.TABLE, Nds32Relocations.R_NDS32_32_RELA)
+                .none(Nds32Relocations.R_NDS32_NONE).hookShouldBeWeak().build();
+    }
 
     @Override
     public String name() {
@@ -48,22 +57,17 @@ public final class Nds32Backend implements ArchBackend {
         return target.machine() == EM_NDS32 && target.elfClass() == ElfClass.ELF32;
     }
 
-    /** The binutils target names, elf32-nds32le and elf32-nds32be. */
+    /** Named as the binutils targets elf32-nds32le and elf32-nds32be. */
     @Override
-    public String machineName(ElfTarget target) {
-        return target.endian() == Endian.BIG ? "nds32be" : "nds32le";
-    }
-
-    @Override
-    public Set<String> hookNames(ElfTarget target) {
-        return HOOKS;
+    public Abi abi(ElfTarget target) {
+        return target.endian() == Endian.BIG ? BIG : LITTLE;
     }
 
     @Override
     public Recognition recognize(HookReference ref) {
         Relocation r = ref.relocation();
         int type = r.type();
-        String name = relocationName(ref.target(), type);
+        String name = Nds32Relocations.name(type);
         if (Nds32Relocations.isRelaxationHint(type)) {
             return Recognition.partOfSite();
         }
@@ -71,12 +75,16 @@ public final class Nds32Backend implements ArchBackend {
         if (at % Nds32Instructions.SHORT_LENGTH != 0) {
             return Recognition.rejected("not a call: " + name + " at an odd offset");
         }
-        return switch (type) {
-            case R_NDS32_HI20_RELA -> longCall(ref, name, at);
-            case R_NDS32_LO12S0_ORI_RELA -> oriOfLongCall(ref, name, at);
-            case R_NDS32_25_PCREL_RELA -> jal(ref, name, at);
-            default -> Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
-        };
+        if (type == R_NDS32_HI20_RELA.number()) {
+            return longCall(ref, name, at);
+        }
+        if (type == R_NDS32_LO12S0_ORI_RELA.number()) {
+            return oriOfLongCall(ref, name, at);
+        }
+        if (type == R_NDS32_25_PCREL_RELA.number()) {
+            return jal(ref, name, at);
+        }
+        return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
     }
 
     /** The sethi of {@code sethi $ta / ori $ta,$ta / jral $lp,$ta}: the kernel's 12-byte site. */
@@ -152,24 +160,8 @@ public final class Nds32Backend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target) {
+    public PatchEncodings encodings(ElfTarget target, int mode) {
         return Nds32Encodings.INSTANCE;
-    }
-
-    /** recordmcount.pl emits {@code .long}, which gas relocates with R_NDS32_32_RELA. */
-    @Override
-    public int tableRelocationType(ElfTarget target) {
-        return R_NDS32_32_RELA;
-    }
-
-    @Override
-    public int noneRelocationType(ElfTarget target) {
-        return R_NDS32_NONE;
-    }
-
-    @Override
-    public String relocationName(ElfTarget target, int type) {
-        return Nds32Relocations.name(type);
     }
 
     /**
@@ -179,77 +171,39 @@ public final class Nds32Backend implements ArchBackend {
      */
     @Override
     public boolean allowsRelaxation(ElfTarget target, Relocation relocation) {
-        return relocation.type() == R_NDS32_RELAX_ENTRY
+        return relocation.type() == R_NDS32_RELAX_ENTRY.number()
                 && (relocation.addend() & Nds32Relocations.RELAX_ENTRY_DISABLE_RELAX_FLAG) == 0;
     }
 
     /**
-     * The nds32 maintainers proposed a weak {@code _mcount}: bfd relaxes no long call whose
-     * target is undefined ({@code foff == 0} in nds32_elf_relax_longcall1/4), so only a weak,
-     * still undefined hook keeps its 12-byte calls.
+     * One 16- or 32-bit instruction (bit 31 of the first halfword tells which): the 32-bit
+     * {@code nop}; {@code jal}, what a relaxing link leaves of the long call; the long call
+     * {@code sethi $ta / ori $ta,$ta / jral $lp,$ta}, read as one 12-byte call to the address it
+     * loads; {@code nop16}, a pad.
      */
     @Override
-    public boolean hookShouldBeWeak(ElfTarget target) {
-        return true;
-    }
-
-    /** Walks the function instruction by instruction (16- and 32-bit) for calls to the hook. */
-    @Override
-    public List<Recognition.Site> decodeCalls(ElfTarget target, ByteBuffer code, long codeAddress, long hookAddress) {
-        List<Recognition.Site> sites = new ArrayList<>();
-        int at = 0;
-        while (at + Nds32Instructions.SHORT_LENGTH <= code.limit()) {
-            int length = callLength(code, at, codeAddress, hookAddress);
-            if (length > 0) {
-                sites.add(new Recognition.Site(at, length));
-                at += length;
-            } else {
-                at += Nds32Instructions.lengthAt(code, at);
+    public Instruction decode(Code code, int offset) {
+        ByteBuffer bytes = code.bytes();
+        if (offset % Nds32Instructions.SHORT_LENGTH != 0 || !code.has(offset, Nds32Instructions.SHORT_LENGTH)) {
+            return new Instruction.Other(1);
+        }
+        if (Nds32Instructions.hasWord(bytes, offset)) {
+            int word = Nds32Instructions.word(bytes, offset);
+            if (word == Nds32Instructions.NOP) {
+                return new Instruction.Nop(Nds32Instructions.LENGTH);
+            }
+            if (Nds32Instructions.isJal(word)) {
+                return new Instruction.Call(Nds32Encodings.RELAXED_LENGTH,
+                        Nds32Instructions.jalTarget(word, code.addressOf(offset)));
+            }
+            if (Nds32Instructions.isLongCall(bytes, offset)) {
+                return new Instruction.Call(Nds32Encodings.SITE_LENGTH, Nds32Instructions.loadedAddress(word,
+                        Nds32Instructions.word(bytes, offset + Nds32Instructions.LENGTH)));
             }
         }
-        return sites;
-    }
-
-    @Override
-    public SiteState classify(ElfTarget target, ByteBuffer code, int offset, long codeAddress, long hookAddress) {
-        if (offset < 0 || offset % Nds32Instructions.SHORT_LENGTH != 0 || !Nds32Instructions.hasWord(code, offset)) {
-            return SiteState.OTHER;
+        if (Nds32Instructions.half(bytes, offset) == Nds32Instructions.NOP16) {
+            return new Instruction.Pad(Nds32Instructions.SHORT_LENGTH);
         }
-        if (Nds32Instructions.word(code, offset) == Nds32Instructions.NOP) {
-            return SiteState.NOP;
-        }
-        return callLength(code, offset, codeAddress, hookAddress) > 0 ? SiteState.CALL : SiteState.OTHER;
-    }
-
-    @Override
-    public int nopLength(ElfTarget target, ByteBuffer code, int offset) {
-        if (Nds32Instructions.hasWord(code, offset) && Nds32Instructions.word(code, offset) == Nds32Instructions.NOP) {
-            return Nds32Instructions.LENGTH;
-        }
-        if (offset >= 0 && offset + Nds32Instructions.SHORT_LENGTH <= code.limit()
-                && Nds32Instructions.half(code, offset) == Nds32Instructions.NOP16) {
-            return Nds32Instructions.SHORT_LENGTH;
-        }
-        return 0;
-    }
-
-    /**
-     * Length of the call to {@code hookAddress} at {@code at} (a {@code jal}, or the sequence
-     * loading the hook into $ta), or 0. A negative hook address accepts any target.
-     */
-    private static int callLength(ByteBuffer code, int at, long codeAddress, long hookAddress) {
-        if (!Nds32Instructions.hasWord(code, at)) {
-            return 0;
-        }
-        int word = Nds32Instructions.word(code, at);
-        if (Nds32Instructions.isJal(word)
-                && (hookAddress < 0 || Nds32Instructions.jalTarget(word, codeAddress + at) == hookAddress)) {
-            return Nds32Encodings.RELAXED_LENGTH;
-        }
-        if (Nds32Instructions.isLongCall(code, at) && (hookAddress < 0 || Nds32Instructions.loadedAddress(word,
-                Nds32Instructions.word(code, at + Nds32Instructions.LENGTH)) == hookAddress)) {
-            return Nds32Encodings.SITE_LENGTH;
-        }
-        return 0;
+        return new Instruction.Other(Nds32Instructions.lengthAt(bytes, offset));
     }
 }

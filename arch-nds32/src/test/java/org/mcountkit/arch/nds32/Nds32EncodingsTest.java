@@ -13,7 +13,8 @@ import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.api.SiteState;
+import org.mcountkit.core.pipeline.SiteState;
+import org.mcountkit.core.testkit.CodeCheck;
 
 /**
  * The patch bytes against published encodings: the kernel's ftrace.c and asm/ftrace.h, binutils'
@@ -26,12 +27,12 @@ class Nds32EncodingsTest {
     private static final ElfTarget BE = new ElfTarget(167, ElfClass.ELF32, Endian.BIG, 0);
 
     private final Nds32Backend backend = new Nds32Backend();
-    private final PatchEncodings encodings = backend.encodings(LE);
+    private final PatchEncodings encodings = backend.encodings(LE, 0);
 
     @Test
     void theSiteIsMcountInsnSize() {
         assertEquals(12, encodings.siteLength());
-        assertEquals(encodings, backend.encodings(BE), "instructions are big-endian in both byte orders");
+        assertEquals(encodings, backend.encodings(BE, 0), "instructions are big-endian in both byte orders");
     }
 
     @Test
@@ -81,22 +82,22 @@ class Nds32EncodingsTest {
     void classifyTellsCallsNopsAndOtherBytes() {
         ByteBuffer code = ByteBuffer.wrap(concat(encodings.call(0, 0x8000), encodings.nop(12),
                 Nds32Encodings.INSTANCE.relaxedCall(24, 0x8000), HEX.parseHex("4a007820")));
-        assertEquals(SiteState.CALL, backend.classify(LE, code, 0, 0, 0x8000));
-        assertEquals(SiteState.OTHER, backend.classify(LE, code, 0, 0, 0x9000));
-        assertEquals(SiteState.CALL, backend.classify(BE, code, 0, 0, -1));
-        assertEquals(SiteState.NOP, backend.classify(LE, code, 12, 0, 0x8000));
-        assertEquals(SiteState.CALL, backend.classify(LE, code, 24, 0, 0x8000));
-        assertEquals(SiteState.OTHER, backend.classify(LE, code, 28, 0, 0x8000));
-        assertEquals(SiteState.OTHER, backend.classify(LE, code, 1, 0, 0x8000));
+        assertEquals(SiteState.CALL, CodeCheck.of(backend, LE).state(code, 0, 0, 0x8000));
+        assertEquals(SiteState.OTHER, CodeCheck.of(backend, LE).state(code, 0, 0, 0x9000));
+        assertEquals(SiteState.CALL, CodeCheck.of(backend, BE).state(code, 0, 0, -1));
+        assertEquals(SiteState.NOP, CodeCheck.of(backend, LE).state(code, 12, 0, 0x8000));
+        assertEquals(SiteState.CALL, CodeCheck.of(backend, LE).state(code, 24, 0, 0x8000));
+        assertEquals(SiteState.OTHER, CodeCheck.of(backend, LE).state(code, 28, 0, 0x8000));
+        assertEquals(SiteState.OTHER, CodeCheck.of(backend, LE).state(code, 1, 0, 0x8000));
     }
 
     @Test
     void nopLengthMeasures32And16BitNops() {
         ByteBuffer code = ByteBuffer.wrap(HEX.parseHex("40000009920040007820"));
-        assertEquals(4, backend.nopLength(LE, code, 0));
-        assertEquals(2, backend.nopLength(LE, code, 4));
-        assertEquals(0, backend.nopLength(LE, code, 6));
-        assertEquals(0, backend.nopLength(LE, code, 9));
+        assertEquals(4, CodeCheck.of(backend, LE).nopLength(code, 0));
+        assertEquals(2, CodeCheck.of(backend, LE).nopLength(code, 4));
+        assertEquals(0, CodeCheck.of(backend, LE).nopLength(code, 6));
+        assertEquals(0, CodeCheck.of(backend, LE).nopLength(code, 9));
     }
 
     private static byte[] concat(byte[]... parts) {

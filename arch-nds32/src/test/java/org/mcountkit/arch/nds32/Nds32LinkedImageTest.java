@@ -135,10 +135,10 @@ class Nds32LinkedImageTest {
                 .function("u_func", ".mysec", MYSEC, mysec.offset(), Symbol.STB_GLOBAL);
         if (keepRelocations) {
             for (int site : List.of(first, second, tail)) {
-                b.rela(".text", site, Nds32Relocations.R_NDS32_25_PCREL_RELA, "_mcount", 0);
+                b.rela(".text", site, Nds32Relocations.R_NDS32_25_PCREL_RELA.number(), "_mcount", 0);
             }
-            b.rela(".text", call, Nds32Relocations.R_NDS32_25_PCREL_RELA, "g_func", 0);
-            b.rela(".mysec", untraced, Nds32Relocations.R_NDS32_25_PCREL_RELA, "_mcount", 0);
+            b.rela(".text", call, Nds32Relocations.R_NDS32_25_PCREL_RELA.number(), "g_func", 0);
+            b.rela(".mysec", untraced, Nds32Relocations.R_NDS32_25_PCREL_RELA.number(), "_mcount", 0);
         }
         Path path = dir.resolve(keepRelocations ? "relaxed-q" : "relaxed");
         b.write(path);

@@ -77,7 +77,7 @@ public final class Nds32Objects {
                 .undefined("_mcount", hookBinding);
         if (relax != Relax.NONE) {
             long flags = relax == Relax.DISABLED ? Nds32Relocations.RELAX_ENTRY_DISABLE_RELAX_FLAG : 0;
-            b.rela(".text", 0, R_NDS32_RELAX_ENTRY, ".text", (int) flags);
+            b.rela(".text", 0, R_NDS32_RELAX_ENTRY.number(), ".text", (int) flags);
         }
         for (int site : List.of(first, second)) {
             call(b, ".text", site, relax == Relax.ENABLED);
@@ -89,16 +89,16 @@ public final class Nds32Objects {
 
     /** The relocations of one call at {@code site}, with or without the relaxation hints. */
     static void call(Nds32ElfBuilder b, String section, int site, boolean hints) {
-        b.rela(section, site, R_NDS32_HI20_RELA, "_mcount", 0);
+        b.rela(section, site, R_NDS32_HI20_RELA.number(), "_mcount", 0);
         if (hints) {
-            b.rela(section, site, R_NDS32_LONGCALL4, section, site + 8);
+            b.rela(section, site, R_NDS32_LONGCALL4.number(), section, site + 8);
         }
-        b.rela(section, site + 4, R_NDS32_LO12S0_ORI_RELA, "_mcount", 0);
+        b.rela(section, site + 4, R_NDS32_LO12S0_ORI_RELA.number(), "_mcount", 0);
         if (hints) {
-            b.rela(section, site + 4, R_NDS32_PTR, section, site + 8);
-            b.rela(section, site + 8, R_NDS32_PTR_RESOLVED, null, 0);
-            b.rela(section, site + 8, R_NDS32_EMPTY, "_mcount", 0);
-            b.rela(section, site + 8, R_NDS32_INSN16, null, 0);
+            b.rela(section, site + 4, R_NDS32_PTR.number(), section, site + 8);
+            b.rela(section, site + 8, R_NDS32_PTR_RESOLVED.number(), null, 0);
+            b.rela(section, site + 8, R_NDS32_EMPTY.number(), "_mcount", 0);
+            b.rela(section, site + 8, R_NDS32_INSN16.number(), null, 0);
         }
     }
 
@@ -125,12 +125,12 @@ public final class Nds32Objects {
         Nds32ElfBuilder b = Nds32ElfBuilder.object(endian).code(".text", text.bytes()).data(".data", 0, new byte[4])
                 .function("f", ".text", 0, text.offset(), Symbol.STB_GLOBAL).undefined("_mcount", Symbol.STB_WEAK);
         call(b, ".text", call, false);
-        b.rela(".text", sethiR0, R_NDS32_HI20_RELA, "_mcount", 0);
-        b.rela(".text", sethiOnly, R_NDS32_HI20_RELA, "_mcount", 0);
+        b.rela(".text", sethiR0, R_NDS32_HI20_RELA.number(), "_mcount", 0);
+        b.rela(".text", sethiOnly, R_NDS32_HI20_RELA.number(), "_mcount", 0);
         call(b, ".text", tail, false);
-        b.rela(".text", jal, R_NDS32_25_PCREL_RELA, "_mcount", 0);
-        b.rela(".text", j, R_NDS32_25_PCREL_RELA, "_mcount", 0);
-        b.rela(".data", 0, R_NDS32_32_RELA, "_mcount", 0);
+        b.rela(".text", jal, R_NDS32_25_PCREL_RELA.number(), "_mcount", 0);
+        b.rela(".text", j, R_NDS32_25_PCREL_RELA.number(), "_mcount", 0);
+        b.rela(".data", 0, R_NDS32_32_RELA.number(), "_mcount", 0);
         b.write(out);
         return List.of(".text+0x" + Integer.toHexString(sethiR0), ".text+0x" + Integer.toHexString(sethiOnly),
                 ".text+0x" + Integer.toHexString(tail),

@@ -115,9 +115,9 @@ class Nds32RecordTest {
         assertEquals(layout.textSites().size(), jelfRelocations.size());
         for (int i = 0; i < jelfRelocations.size(); i++) {
             Relocation r = jelfRelocations.get(i);
-            assertEquals(Nds32Relocations.R_NDS32_32_RELA, r.type());
+            assertEquals(Nds32Relocations.R_NDS32_32_RELA.number(), r.type());
             assertEquals(4L * i, raw.getInt(12 * i));
-            assertEquals(r.symbolIndex() << 8 | Nds32Relocations.R_NDS32_32_RELA, raw.getInt(12 * i + 4));
+            assertEquals(r.symbolIndex() << 8 | Nds32Relocations.R_NDS32_32_RELA.number(), raw.getInt(12 * i + 4));
             assertEquals(r.addend(), raw.getInt(12 * i + 8));
             Symbol base = jelf.symbol(r.symbolIndex());
             assertTrue(base.isSectionSymbol() && jelf.section(base.sectionIndex()).name().equals(".text"));

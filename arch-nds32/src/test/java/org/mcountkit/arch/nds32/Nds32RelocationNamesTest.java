@@ -32,7 +32,7 @@ class Nds32RelocationNamesTest {
     void readelfNamesEveryTypeAsTheBackendDoes() {
         Nds32ElfBuilder b = Nds32ElfBuilder.object(Endian.BIG).code(".text", new byte[4])
                 .undefined("_mcount", Symbol.STB_WEAK);
-        List<Integer> types = new ArrayList<>(new TreeSet<>(Nds32Relocations.namedTypes()));
+        List<Integer> types = new ArrayList<>(new TreeSet<>(Nds32Relocations.TABLE.numbers()));
         types.forEach(t -> b.rela(".text", 0, t, "_mcount", 0));
         Path object = dir.resolve("names.o");
         b.write(object);

@@ -1,18 +1,25 @@
 package org.mcountkit.arch.riscv;
 
+import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_CALL;
+import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_CALL_PLT;
+import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_JAL;
+import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_RELAX;
+import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_RVC_JUMP;
+
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
+import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
-import org.mcountkit.api.SiteState;
+import org.mcountkit.api.RelocationType;
+import org.mcountkit.api.RelocationTypes;
 
 /**
  * RISC-V, RV64 and RV32, little-endian, RELA. Relocation numbers from binutils
@@ -27,45 +34,58 @@ public final class RiscvBackend implements ArchBackend {
 
     static final int EM_RISCV = 243;
 
-    static final int R_RISCV_NONE = 0;
-    static final int R_RISCV_32 = 1;
-    static final int R_RISCV_64 = 2;
-    static final int R_RISCV_BRANCH = 16;
-    static final int R_RISCV_JAL = 17;
-    static final int R_RISCV_CALL = 18;
-    static final int R_RISCV_CALL_PLT = 19;
-    static final int R_RISCV_GOT_HI20 = 20;
-    static final int R_RISCV_PCREL_HI20 = 23;
-    static final int R_RISCV_PCREL_LO12_I = 24;
-    static final int R_RISCV_PCREL_LO12_S = 25;
-    static final int R_RISCV_HI20 = 26;
-    static final int R_RISCV_LO12_I = 27;
-    static final int R_RISCV_LO12_S = 28;
-    static final int R_RISCV_ALIGN = 43;
-    static final int R_RISCV_RVC_BRANCH = 44;
-    static final int R_RISCV_RVC_JUMP = 45;
-    static final int R_RISCV_RVC_LUI = 46;
-    static final int R_RISCV_RELAX = 51;
-    static final int R_RISCV_32_PCREL = 57;
+    /** The relocation types mcountkit reads or writes (binutils include/elf/riscv.h). */
+    enum Relocations implements RelocationType {
+        R_RISCV_NONE(0),
+        R_RISCV_32(1),
+        R_RISCV_64(2),
+        R_RISCV_BRANCH(16),
+        R_RISCV_JAL(17),
+        R_RISCV_CALL(18),
+        R_RISCV_CALL_PLT(19),
+        R_RISCV_GOT_HI20(20),
+        R_RISCV_PCREL_HI20(23),
+        R_RISCV_PCREL_LO12_I(24),
+        R_RISCV_PCREL_LO12_S(25),
+        R_RISCV_HI20(26),
+        R_RISCV_LO12_I(27),
+        R_RISCV_LO12_S(28),
+        R_RISCV_ALIGN(43),
+        R_RISCV_RVC_BRANCH(44),
+        R_RISCV_RVC_JUMP(45),
+        R_RISCV_RVC_LUI(46),
+        R_RISCV_RELAX(51),
+        R_RISCV_32_PCREL(57);
 
-    private static final Map<Integer, String> NAMES = Map.ofEntries(
-            Map.entry(R_RISCV_NONE, "R_RISCV_NONE"), Map.entry(R_RISCV_32, "R_RISCV_32"),
-            Map.entry(R_RISCV_64, "R_RISCV_64"), Map.entry(R_RISCV_BRANCH, "R_RISCV_BRANCH"),
-            Map.entry(R_RISCV_JAL, "R_RISCV_JAL"), Map.entry(R_RISCV_CALL, "R_RISCV_CALL"),
-            Map.entry(R_RISCV_CALL_PLT, "R_RISCV_CALL_PLT"), Map.entry(R_RISCV_GOT_HI20, "R_RISCV_GOT_HI20"),
-            Map.entry(R_RISCV_PCREL_HI20, "R_RISCV_PCREL_HI20"),
-            Map.entry(R_RISCV_PCREL_LO12_I, "R_RISCV_PCREL_LO12_I"),
-            Map.entry(R_RISCV_PCREL_LO12_S, "R_RISCV_PCREL_LO12_S"), Map.entry(R_RISCV_HI20, "R_RISCV_HI20"),
-            Map.entry(R_RISCV_LO12_I, "R_RISCV_LO12_I"), Map.entry(R_RISCV_LO12_S, "R_RISCV_LO12_S"),
-            Map.entry(R_RISCV_ALIGN, "R_RISCV_ALIGN"), Map.entry(R_RISCV_RVC_BRANCH, "R_RISCV_RVC_BRANCH"),
-            Map.entry(R_RISCV_RVC_JUMP, "R_RISCV_RVC_JUMP"), Map.entry(R_RISCV_RVC_LUI, "R_RISCV_RVC_LUI"),
-            Map.entry(R_RISCV_RELAX, "R_RISCV_RELAX"), Map.entry(R_RISCV_32_PCREL, "R_RISCV_32_PCREL"));
+        static final RelocationTypes TABLE = RelocationTypes.of(Relocations.class);
+
+        private final int number;
+
+        Relocations(int number) {
+            this.number = number;
+        }
+
+        @Override
+        public int number() {
+            return number;
+        }
+
+        static Relocations of(int number) {
+            return (Relocations) TABLE.get(number);
+        }
+    }
 
     /**
      * gcc and clang 13+ call {@code _mcount}; older clang called {@code mcount} (LLVM D98881), which
      * the kernel's recordmcount.pl riscv pattern {@code _?mcount} also accepts.
      */
-    private static final Set<String> HOOKS = Set.of("_mcount", "mcount");
+    private static final String[] HOOKS = {"_mcount", "mcount"};
+
+    /** A weak hook left undefined is the one call BFD ld does not relax (see README, RISC-V). */
+    private static final Abi RV64 = Abi.builder("riscv64", ElfClass.ELF64).hooks(HOOKS)
+            .relocations(Relocations.TABLE, Relocations.R_RISCV_64).hookShouldBeWeak().build();
+    private static final Abi RV32 = Abi.builder("riscv32", ElfClass.ELF32).hooks(HOOKS)
+            .relocations(Relocations.TABLE, Relocations.R_RISCV_32).hookShouldBeWeak().build();
 
     /** {@code auipc} + {@code jalr}: the call as compilers emit it. */
     private static final int PAIR = RiscvEncodings.SITE_LENGTH;
@@ -85,20 +105,15 @@ public final class RiscvBackend implements ArchBackend {
     }
 
     @Override
-    public String machineName(ElfTarget target) {
-        return target.is64() ? "riscv64" : "riscv32";
-    }
-
-    @Override
-    public Set<String> hookNames(ElfTarget target) {
-        return HOOKS;
+    public Abi abi(ElfTarget target) {
+        return target.is64() ? RV64 : RV32;
     }
 
     @Override
     public Recognition recognize(HookReference ref) {
         Relocation r = ref.relocation();
-        int type = r.type();
-        String name = relocationName(ref.target(), type);
+        Relocations type = Relocations.of(r.type());
+        String name = Relocations.TABLE.name(r.type());
         long at = r.offset();
         if (type == R_RISCV_RELAX) {
             // only marks the call relocation at the same offset as relaxable
@@ -120,12 +135,14 @@ public final class RiscvBackend implements ArchBackend {
         }
         ByteBuffer code = ref.code();
         int offset = (int) at;
-        return switch (type) {
-            case R_RISCV_JAL -> relaxedJal(name, RiscvInstructions.word(code, offset), at);
-            case R_RISCV_RVC_JUMP -> relaxedCJal(ref.target(), name, RiscvInstructions.parcel(code, offset), at);
-            default -> auipcJalr(name, RiscvInstructions.word(code, offset),
-                    RiscvInstructions.word(code, offset + RiscvInstructions.LENGTH), at, ref.linked());
-        };
+        if (type == R_RISCV_JAL) {
+            return relaxedJal(name, RiscvInstructions.word(code, offset), at);
+        }
+        if (type == R_RISCV_RVC_JUMP) {
+            return relaxedCJal(ref.target(), name, RiscvInstructions.parcel(code, offset), at);
+        }
+        return auipcJalr(name, RiscvInstructions.word(code, offset),
+                RiscvInstructions.word(code, offset + RiscvInstructions.LENGTH), at, ref.linked());
     }
 
     private static Recognition auipcJalr(String name, int auipc, int jalr, long at, boolean linked) {
@@ -167,144 +184,62 @@ public final class RiscvBackend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target) {
+    public PatchEncodings encodings(ElfTarget target, int mode) {
         return RiscvEncodings.INSTANCE;
-    }
-
-    @Override
-    public int tableRelocationType(ElfTarget target) {
-        return target.is64() ? R_RISCV_64 : R_RISCV_32;
-    }
-
-    @Override
-    public int noneRelocationType(ElfTarget target) {
-        return R_RISCV_NONE;
-    }
-
-    @Override
-    public String relocationName(ElfTarget target, int type) {
-        String name = NAMES.get(type);
-        return name != null ? name : "relocation type " + type;
     }
 
     /** R_RISCV_RELAX lets the linker shrink the sequence it marks and so move everything after it. */
     @Override
     public boolean allowsRelaxation(ElfTarget target, Relocation relocation) {
-        return relocation.type() == R_RISCV_RELAX;
-    }
-
-    /** A weak hook left undefined is the one call BFD ld does not relax (see README, RISC-V). */
-    @Override
-    public boolean hookShouldBeWeak(ElfTarget target) {
-        return true;
+        return relocation.type() == R_RISCV_RELAX.number();
     }
 
     /**
-     * Steps through the code one instruction at a time (2 bytes for compressed ones, so no
-     * instruction is read from its middle) and keeps {@code jal ra}, {@code auipc ra + jalr ra}
-     * and, in RV32, {@code c.jal} whose target is the hook.
+     * One instruction as the base length encoding delimits it (2 bytes for compressed ones, so a
+     * walk never reads an instruction from its middle): {@code nop} and {@code c.nop}; the calls
+     * {@code jal ra}, {@code auipc ra + jalr ra} (and BFD ld's {@code jalr ra, lo12(zero)} to an
+     * undefined weak hook, an absolute address), the kernel's detour {@code auipc t0 + jalr t0},
+     * and in RV32 {@code c.jal}.
      */
     @Override
-    public List<Recognition.Site> decodeCalls(ElfTarget target, ByteBuffer code, long codeAddress, long hookAddress) {
-        List<Recognition.Site> sites = new ArrayList<>();
-        int at = 0;
-        while (at + RiscvInstructions.COMPRESSED_LENGTH <= code.limit()) {
-            int length = RiscvInstructions.length(RiscvInstructions.parcel(code, at));
-            if (at + length > code.limit()) {
-                break;
-            }
-            int call = callLength(target, code, at, codeAddress + at, hookAddress);
-            if (call > 0) {
-                sites.add(new Recognition.Site(at, call));
-                length = call;
-            }
-            at += length;
+    public Instruction decode(Code code, int offset) {
+        if (offset % RiscvInstructions.COMPRESSED_LENGTH != 0
+                || !code.has(offset, RiscvInstructions.COMPRESSED_LENGTH)) {
+            return new Instruction.Other(1);
         }
-        return sites;
-    }
-
-    /**
-     * The hook's call forms, and the kernel's: {@code jal ra}, {@code auipc ra + jalr ra}, the
-     * kernel's detour {@code auipc t0 + jalr t0} and, in RV32, {@code c.jal}; a NOP
-     * ({@code nop} or {@code c.nop}) is the disabled site.
-     */
-    @Override
-    public SiteState classify(ElfTarget target, ByteBuffer code, int offset, long codeAddress, long hookAddress) {
-        if (offset < 0 || offset % RiscvInstructions.COMPRESSED_LENGTH != 0) {
-            return SiteState.OTHER;
-        }
-        if (nopLength(target, code, offset) > 0) {
-            return SiteState.NOP;
-        }
-        if (callLength(target, code, offset, codeAddress + offset, hookAddress) > 0) {
-            return SiteState.CALL;
-        }
-        if (offset + PAIR <= code.limit()) {
-            int auipc = RiscvInstructions.word(code, offset);
-            int jalr = RiscvInstructions.word(code, offset + RiscvInstructions.LENGTH);
-            if (RiscvInstructions.isAuipc(auipc, RiscvInstructions.T0)
-                    && RiscvInstructions.isJalr(jalr, RiscvInstructions.T0, RiscvInstructions.T0)
-                    && reaches(target, RiscvInstructions.auipcJalrTarget(auipc, jalr, codeAddress + offset),
-                            hookAddress)) {
-                return SiteState.CALL;
-            }
-        }
-        return SiteState.OTHER;
-    }
-
-    @Override
-    public int nopLength(ElfTarget target, ByteBuffer code, int offset) {
-        if (offset < 0 || offset + RiscvInstructions.COMPRESSED_LENGTH > code.limit()) {
-            return 0;
-        }
-        int parcel = RiscvInstructions.parcel(code, offset);
+        ByteBuffer bytes = code.bytes();
+        long address = code.addressOf(offset);
+        int parcel = RiscvInstructions.parcel(bytes, offset);
         if (parcel == RiscvInstructions.C_NOP) {
-            return RiscvInstructions.COMPRESSED_LENGTH;
+            return new Instruction.Nop(RiscvInstructions.COMPRESSED_LENGTH);
         }
-        if (offset + RiscvInstructions.LENGTH <= code.limit()
-                && RiscvInstructions.word(code, offset) == RiscvInstructions.NOP) {
-            return RiscvInstructions.LENGTH;
+        if (!code.target().is64() && RiscvInstructions.isCJal(parcel)) {
+            return new Instruction.Call(RiscvInstructions.COMPRESSED_LENGTH, RiscvInstructions.cJalTarget(parcel,
+                    address));
         }
-        return 0;
-    }
-
-    /** Length of the call to the hook at {@code offset} ({@code address} at run time), or 0. */
-    private static int callLength(ElfTarget target, ByteBuffer code, int offset, long address, long hookAddress) {
-        int parcel = RiscvInstructions.parcel(code, offset);
-        if (!target.is64() && RiscvInstructions.isCJal(parcel)) {
-            return reaches(target, RiscvInstructions.cJalTarget(parcel, address), hookAddress)
-                    ? RiscvInstructions.COMPRESSED_LENGTH : 0;
+        int length = RiscvInstructions.length(parcel);
+        if (length != RiscvInstructions.LENGTH || !code.has(offset, length)) {
+            return new Instruction.Other(length);
         }
-        if (RiscvInstructions.length(parcel) != RiscvInstructions.LENGTH
-                || offset + RiscvInstructions.LENGTH > code.limit()) {
-            return 0;
+        int word = RiscvInstructions.word(bytes, offset);
+        if (word == RiscvInstructions.NOP) {
+            return new Instruction.Nop(RiscvInstructions.LENGTH);
         }
-        int word = RiscvInstructions.word(code, offset);
         if (RiscvInstructions.isJal(word, RiscvInstructions.RA)) {
-            return reaches(target, RiscvInstructions.jalTarget(word, address), hookAddress)
-                    ? RiscvInstructions.LENGTH : 0;
+            return new Instruction.Call(RiscvInstructions.LENGTH, RiscvInstructions.jalTarget(word, address));
         }
-        if (RiscvInstructions.isAuipc(word, RiscvInstructions.RA) && offset + PAIR <= code.limit()) {
-            int jalr = RiscvInstructions.word(code, offset + RiscvInstructions.LENGTH);
-            if (RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, RiscvInstructions.RA)
-                    && reaches(target, RiscvInstructions.auipcJalrTarget(word, jalr, address), hookAddress)) {
-                return PAIR;
+        if (code.has(offset, PAIR)) {
+            int jalr = RiscvInstructions.word(bytes, offset + RiscvInstructions.LENGTH);
+            for (int link : new int[] {RiscvInstructions.RA, RiscvInstructions.T0}) {
+                if (RiscvInstructions.isAuipc(word, link) && RiscvInstructions.isJalr(jalr, link, link)) {
+                    return new Instruction.Call(PAIR, RiscvInstructions.auipcJalrTarget(word, jalr, address));
+                }
             }
-            // BFD ld's call to an undefined weak hook: jalr ra, lo12(zero) goes to an absolute address
-            if (RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, 0)
-                    && reaches(target, jalr >> 20, hookAddress)) {
-                return PAIR;
+            if (RiscvInstructions.isAuipc(word, RiscvInstructions.RA)
+                    && RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, 0)) {
+                return new Instruction.Call(PAIR, jalr >> 20);
             }
         }
-        return 0;
-    }
-
-    /** True when a call lands on the hook; RV32 addresses wrap at 32 bits. A negative hook (undefined) takes any. */
-    private static boolean reaches(ElfTarget target, long callTarget, long hookAddress) {
-        if (hookAddress < 0) {
-            return true;
-        }
-        long mask = target.is64() ? -1L : 0xffffffffL;
-        return (callTarget & mask) == (hookAddress & mask);
+        return new Instruction.Other(RiscvInstructions.LENGTH);
     }
 }

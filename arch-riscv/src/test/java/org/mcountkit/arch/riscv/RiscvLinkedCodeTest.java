@@ -13,11 +13,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Section;
-import org.mcountkit.api.SiteState;
+import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.testkit.CodeCheck;
+import org.mcountkit.core.pipeline.CodeReader;
 
 /**
  * The backend's decoder and classifier on linked code, read the way objdump reads it: whole
@@ -49,12 +51,12 @@ class RiscvLinkedCodeTest {
                     continue;
                 }
                 ByteBuffer bytes = elf.bytes(section);
-                for (Recognition.Site site : backend.decodeCalls(elf.target(), bytes, section.address(), hook)) {
+                for (CodeReader.HookCall site : CodeCheck.of(backend, elf.target()).hookCalls(bytes, section.address(), hook)) {
                     int at = (int) site.offset();
-                    assertEquals(SiteState.CALL, backend.classify(elf.target(), bytes, at, section.address(), hook));
-                    assertEquals(SiteState.CALL, backend.classify(elf.target(), bytes, at, section.address(), -1));
+                    assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, at, section.address(), hook));
+                    assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, at, section.address(), -1));
                     assertEquals(SiteState.OTHER,
-                            backend.classify(elf.target(), bytes, at, section.address(), hook + 2));
+                            CodeCheck.of(backend, elf.target()).state(bytes, at, section.address(), hook + 2));
                     decoded.add(section.address() + site.offset() + " " + site.length());
                 }
             }
@@ -65,7 +67,7 @@ class RiscvLinkedCodeTest {
                     .filter(i -> i.mnemonic().equals("mv") && i.operands().equals("a0,ra")).findFirst().orElseThrow();
             Section text = elf.sections().stream().filter(s -> s.name().equals(ext.section())).findFirst()
                     .orElseThrow();
-            assertEquals(SiteState.OTHER, backend.classify(elf.target(), elf.bytes(text),
+            assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(elf.bytes(text),
                     (int) (ext.offset() - text.address()), text.address(), -1), "mv a0,ra is not a call");
         }
     }
@@ -94,8 +96,8 @@ class RiscvLinkedCodeTest {
         assertEquals(2, calls.size(), code.instructions().toString());
         for (ObjdumpCode.Instruction call : calls) {
             int at = (int) (call.offset() - text.address());
-            assertEquals(SiteState.CALL, backend.classify(elf.target(), bytes, at, text.address(), -1));
-            assertEquals(SiteState.OTHER, backend.classify(elf.target(), bytes, at, text.address(), text.address()));
+            assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, at, text.address(), -1));
+            assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(bytes, at, text.address(), text.address()));
         }
     }
 
@@ -120,12 +122,12 @@ class RiscvLinkedCodeTest {
         // gas compresses the first nop under .option rvc; objdump says so
         assertEquals(List.of("nop 2", "nop 2", "nop 4", "mv 4"),
                 code.instructions().stream().map(i -> i.mnemonic() + " " + i.length()).toList());
-        assertEquals(List.of(2, 2, 4, 0), List.of(backend.nopLength(elf.target(), text, 0),
-                backend.nopLength(elf.target(), text, 2), backend.nopLength(elf.target(), text, 4),
-                backend.nopLength(elf.target(), text, 8)));
-        assertEquals(SiteState.NOP, backend.classify(elf.target(), text, 4, 0, -1));
-        assertEquals(SiteState.NOP, backend.classify(elf.target(), text, 0, 0, -1));
-        assertEquals(SiteState.OTHER, backend.classify(elf.target(), text, 8, 0, -1));
+        assertEquals(List.of(2, 2, 4, 0), List.of(CodeCheck.of(backend, elf.target()).nopLength(text, 0),
+                CodeCheck.of(backend, elf.target()).nopLength(text, 2), CodeCheck.of(backend, elf.target()).nopLength(text, 4),
+                CodeCheck.of(backend, elf.target()).nopLength(text, 8)));
+        assertEquals(SiteState.NOP, CodeCheck.of(backend, elf.target()).state(text, 4, 0, -1));
+        assertEquals(SiteState.NOP, CodeCheck.of(backend, elf.target()).state(text, 0, 0, -1));
+        assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(text, 8, 0, -1));
     }
 
     @Test
@@ -148,12 +150,13 @@ class RiscvLinkedCodeTest {
         assertTrue(RiscvInstructions.isJal(misread, RiscvInstructions.RA), Integer.toHexString(misread));
         long phantom = RiscvInstructions.jalTarget(misread, base + 2);
 
-        List<Recognition.Site> fromTheStart = backend.decodeCalls(elf.target(), text, base, phantom);
-        List<Recognition.Site> fromTheMiddle = backend.decodeCalls(elf.target(), text.slice(2, text.limit() - 2),
-                base + 2, phantom);
+        CodeCheck check = CodeCheck.of(backend, elf.target());
+        List<CodeReader.HookCall> fromTheStart = check.hookCalls(text, base, phantom);
+        List<CodeReader.HookCall> fromTheMiddle = check.hookCalls(text.slice(2, text.limit() - 2), base + 2, phantom);
 
         assertEquals(List.of(), fromTheStart);
-        assertEquals(List.of(new Recognition.Site(0, 4)), fromTheMiddle, "the phantom call is there to be misread");
+        assertEquals(List.of(new CodeReader.HookCall(0, 4, phantom)), fromTheMiddle,
+                "the phantom call is there to be misread");
     }
 
     /** kernel_like.c -pg with the assembly _start, ext and _mcount, linked with or without relaxation. */

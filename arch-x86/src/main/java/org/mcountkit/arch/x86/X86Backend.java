@@ -1,53 +1,52 @@
 package org.mcountkit.arch.x86;
 
+import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_32;
+import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_GOT32;
+import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_GOT32X;
+import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_PC32;
+import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_PLT32;
+import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_32;
+import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_64;
+import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_GOTPCREL;
+import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_GOTPCRELX;
+import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_PC32;
+import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_PLT32;
+import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_REX_GOTPCRELX;
+
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
-import org.mcountkit.api.SiteState;
+import org.mcountkit.api.RelocationType;
 
 /**
- * x86_64 (and x32) and i386. Facts from the x86-64 and i386 psABIs (relocation numbers as in
- * glibc's elf.h) and from what gcc 12 / clang 14 emit with {@code -pg} and {@code -pg -mfentry}.
+ * x86_64 (and x32) and i386. Facts from the x86-64 and i386 psABIs and from what gcc 12 / clang
+ * 14 emit with {@code -pg} and {@code -pg -mfentry}.
  */
 public final class X86Backend implements ArchBackend {
 
     static final int EM_386 = 3;
     static final int EM_X86_64 = 62;
 
-    static final int R_X86_64_64 = 1;
-    static final int R_X86_64_PC32 = 2;
-    static final int R_X86_64_GOT32 = 3;
-    static final int R_X86_64_PLT32 = 4;
-    static final int R_X86_64_GOTPCREL = 9;
-    static final int R_X86_64_32 = 10;
-    static final int R_X86_64_32S = 11;
-    static final int R_X86_64_GOTPCRELX = 41;
-    static final int R_X86_64_REX_GOTPCRELX = 42;
+    /** Both compilers' hooks: {@code mcount} for plain {@code -pg}, {@code __fentry__} with {@code -mfentry}. */
+    private static final String[] HOOKS = {"mcount", "__fentry__"};
 
-    static final int R_386_32 = 1;
-    static final int R_386_PC32 = 2;
-    static final int R_386_GOT32 = 3;
-    static final int R_386_PLT32 = 4;
-    static final int R_386_GOT32X = 43;
-
-    private static final Map<Integer, String> X86_64_NAMES = Map.of(0, "R_X86_64_NONE", R_X86_64_64, "R_X86_64_64",
-            R_X86_64_PC32, "R_X86_64_PC32", R_X86_64_GOT32, "R_X86_64_GOT32", R_X86_64_PLT32, "R_X86_64_PLT32",
-            R_X86_64_GOTPCREL, "R_X86_64_GOTPCREL", R_X86_64_32, "R_X86_64_32", R_X86_64_32S, "R_X86_64_32S",
-            R_X86_64_GOTPCRELX, "R_X86_64_GOTPCRELX", R_X86_64_REX_GOTPCRELX, "R_X86_64_REX_GOTPCRELX");
-    private static final Map<Integer, String> I386_NAMES = Map.of(0, "R_386_NONE", R_386_32, "R_386_32",
-            R_386_PC32, "R_386_PC32", R_386_GOT32, "R_386_GOT32", R_386_PLT32, "R_386_PLT32",
-            R_386_GOT32X, "R_386_GOT32X");
+    private static final Abi X86_64 = Abi.builder("x86_64", ElfClass.ELF64).hooks(HOOKS)
+            .relocations(X86Relocations.X86_64.TABLE, R_X86_64_64).scannedByteByByte().build();
+    /** x32: ELF32 with x86-64 code and relocations. */
+    private static final Abi X32 = Abi.builder("x32", ElfClass.ELF32).hooks(HOOKS)
+            .relocations(X86Relocations.X86_64.TABLE, R_X86_64_32).scannedByteByByte().build();
+    /** The i386 psABI uses REL relocations: addends live in the relocated bytes. */
+    private static final Abi I386 = Abi.builder("i386", ElfClass.ELF32).hooks(HOOKS)
+            .relocations(X86Relocations.I386.TABLE, R_386_32).rel().scannedByteByByte().build();
 
     /** {@code call rel32}: opcode e8, the relocation patches the 4 bytes after it. */
     static final int CALL_REL32 = 0xe8;
@@ -75,7 +74,14 @@ public final class X86Backend implements ArchBackend {
     static final int[] CALL_R10 = {0x41, 0xff, 0xd2};
     static final int LARGE_MODEL_LENGTH = 13;
 
-    private static final Set<String> HOOKS = Set.of("mcount", "__fentry__");
+    /**
+     * The NOPs of a disabled site: the kernel's 5-byte NOP ({@code x86_nops[5]}; i386 kernels
+     * accept x86_64's too) and the 6-byte one {@code patch} writes over a 6-byte call.
+     */
+    private static final byte[][] X86_64_SITE_NOPS = {X86Encodings.X86_64.nop(CALL_REL32_LENGTH),
+        X86Encodings.X86_64.nop(RELAXED_GOT_CALL_LENGTH)};
+    private static final byte[][] I386_SITE_NOPS = {X86Encodings.X86_64.nop(CALL_REL32_LENGTH),
+        X86Encodings.I386.nop(CALL_REL32_LENGTH), X86Encodings.I386.nop(RELAXED_GOT_CALL_LENGTH)};
 
     @Override
     public String name() {
@@ -91,23 +97,18 @@ public final class X86Backend implements ArchBackend {
     }
 
     @Override
-    public String machineName(ElfTarget target) {
+    public Abi abi(ElfTarget target) {
         if (target.machine() == EM_386) {
-            return "i386";
+            return I386;
         }
-        return target.is64() ? "x86_64" : "x32";
-    }
-
-    @Override
-    public Set<String> hookNames(ElfTarget target) {
-        return HOOKS;
+        return target.is64() ? X86_64 : X32;
     }
 
     @Override
     public Recognition recognize(HookReference ref) {
         Relocation r = ref.relocation();
         boolean i386 = ref.target().machine() == EM_386;
-        String name = relocationName(ref.target(), r.type());
+        String name = abi(ref.target()).relocationName(r.type());
         long field = r.offset();
         if (isDirectCall(i386, r.type())) {
             int opcode = ref.byteAt(field - 1);
@@ -125,7 +126,7 @@ public final class X86Backend implements ArchBackend {
             }
             return Recognition.rejected("not a call: " + name + " reference (loads the hook's address)");
         }
-        if (!i386 && r.type() == R_X86_64_64 && matches(ref, field - MOVABS_R10.length, MOVABS_R10)
+        if (!i386 && r.type() == R_X86_64_64.number() && matches(ref, field - MOVABS_R10.length, MOVABS_R10)
                 && matches(ref, field + 8, CALL_R10)) {
             return Recognition.site(field - MOVABS_R10.length, LARGE_MODEL_LENGTH);
         }
@@ -133,12 +134,21 @@ public final class X86Backend implements ArchBackend {
     }
 
     private static boolean isDirectCall(boolean i386, int type) {
-        return i386 ? type == R_386_PC32 || type == R_386_PLT32 : type == R_X86_64_PC32 || type == R_X86_64_PLT32;
+        return i386 ? is(type, R_386_PC32, R_386_PLT32) : is(type, R_X86_64_PC32, R_X86_64_PLT32);
     }
 
     private static boolean isGotCall(boolean i386, int type) {
-        return i386 ? type == R_386_GOT32 || type == R_386_GOT32X
-                : type == R_X86_64_GOTPCREL || type == R_X86_64_GOTPCRELX || type == R_X86_64_REX_GOTPCRELX;
+        return i386 ? is(type, R_386_GOT32, R_386_GOT32X)
+                : is(type, R_X86_64_GOTPCREL, R_X86_64_GOTPCRELX, R_X86_64_REX_GOTPCRELX);
+    }
+
+    private static boolean is(int type, RelocationType... any) {
+        for (RelocationType t : any) {
+            if (t.number() == type) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean matches(HookReference ref, long at, int[] bytes) {
@@ -156,119 +166,64 @@ public final class X86Backend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target) {
+    public PatchEncodings encodings(ElfTarget target, int mode) {
         return target.machine() == EM_386 ? X86Encodings.I386 : X86Encodings.X86_64;
     }
 
-    @Override
-    public int tableRelocationType(ElfTarget target) {
-        if (target.machine() == EM_386) {
-            return R_386_32;
-        }
-        return target.is64() ? R_X86_64_64 : R_X86_64_32;
-    }
-
-    /** The i386 psABI uses REL relocations; x86_64 and x32 use RELA. */
-    @Override
-    public boolean usesRela(ElfTarget target) {
-        return target.machine() != EM_386;
-    }
-
-    @Override
-    public int nopLength(ElfTarget target, ByteBuffer code, int offset) {
-        return X86Nops.length(code, offset, target.machine() == EM_386);
-    }
-
     /**
-     * The calls to {@code hookAddress}: {@code call rel32}, and the 6-byte {@code addr32 call}
-     * ld leaves of a relaxed GOT call. The code is scanned byte by byte, not decoded instruction
-     * by instruction (x86 has no fixed length): an {@code e8} inside another instruction would need
-     * its next four bytes to land exactly on the hook, and a linked -pg/-mfentry image calls a
-     * defined hook with nothing but these forms.
+     * {@code call rel32}, and the 6-byte {@code addr32 call} ld leaves of a relaxed GOT call; a
+     * {@code call *disp32} through the GOT (its destination is in memory, not in the bytes); the
+     * kernel's 5-byte NOPs ({@code x86_nops[5]} of arch/x86/kernel/alternative.c, both flavours)
+     * and the 6-byte one {@code patch} writes over a 6-byte call; the padding NOPs compilers write.
+     * Anything else is one byte: x86 has no fixed instruction length, and this decoder knows too
+     * few instructions to delimit them.
      */
     @Override
-    public List<Recognition.Site> decodeCalls(ElfTarget target, ByteBuffer code, long codeAddress, long hookAddress) {
-        List<Recognition.Site> sites = new ArrayList<>();
-        for (int at = 0; at + CALL_REL32_LENGTH <= code.limit(); at++) {
-            int length = callLength(target, code, at, codeAddress, hookAddress);
-            if (length > 0) {
-                sites.add(new Recognition.Site(at, length));
-                at += length - 1;
+    public Instruction decode(Code code, int offset) {
+        ByteBuffer bytes = code.bytes();
+        int opcode = byteAt(bytes, offset);
+        if (opcode == ADDR32 && byteAt(bytes, offset + 1) == CALL_REL32
+                && code.has(offset, RELAXED_GOT_CALL_LENGTH)) {
+            return new Instruction.Call(RELAXED_GOT_CALL_LENGTH, callTarget(code, offset + 1));
+        }
+        if (opcode == CALL_REL32 && code.has(offset, CALL_REL32_LENGTH)) {
+            return new Instruction.Call(CALL_REL32_LENGTH, callTarget(code, offset));
+        }
+        if (opcode == CALL_INDIRECT_ABS[0] && byteAt(bytes, offset + 1) == CALL_INDIRECT_ABS[1]
+                && code.has(offset, CALL_INDIRECT_LENGTH)) {
+            return new Instruction.Call(CALL_INDIRECT_LENGTH, Instruction.UNKNOWN_TARGET);
+        }
+        boolean i386 = code.target().machine() == EM_386;
+        for (byte[] nop : i386 ? I386_SITE_NOPS : X86_64_SITE_NOPS) {
+            if (equalsAt(bytes, offset, nop)) {
+                return new Instruction.Nop(nop.length);
             }
         }
-        return sites;
+        int pad = X86Nops.length(bytes, offset, i386);
+        return pad > 0 ? new Instruction.Pad(pad) : new Instruction.Other(1);
     }
 
-    /**
-     * A call to the hook (any call when the hook's address is unknown), in either form
-     * {@link #decodeCalls} finds, is a call; the kernel's 5-byte NOP ({@code x86_nops[5]} of
-     * arch/x86/kernel/alternative.c) and this backend's {@link PatchEncodings#nop nop(5)} and
-     * {@code nop(6)} (what patch writes over a 6-byte call) are the disabled site.
-     */
-    @Override
-    public SiteState classify(ElfTarget target, ByteBuffer code, int offset, long codeAddress, long hookAddress) {
-        if (offset < 0 || offset + CALL_REL32_LENGTH > code.limit()) {
-            return SiteState.OTHER;
-        }
-        if (isNop(target, code, offset)) {
-            return SiteState.NOP;
-        }
-        return callLength(target, code, offset, codeAddress, hookAddress) > 0 ? SiteState.CALL : SiteState.OTHER;
-    }
-
-    /** 6 for an {@code addr32 call}, its 6-byte NOP or a {@code call *disp32}; 5 otherwise. */
-    @Override
-    public int siteLength(ElfTarget target, ByteBuffer code, int offset) {
-        boolean six = offset >= 0 && offset + RELAXED_GOT_CALL_LENGTH <= code.limit()
-                && (((code.get(offset) & 0xff) == ADDR32 && (code.get(offset + 1) & 0xff) == CALL_REL32)
-                        || equalsAt(code, offset, encodings(target).nop(RELAXED_GOT_CALL_LENGTH))
-                        || ((code.get(offset) & 0xff) == CALL_INDIRECT_ABS[0]
-                                && (code.get(offset + 1) & 0xff) == CALL_INDIRECT_ABS[1]));
-        return six ? RELAXED_GOT_CALL_LENGTH : CALL_REL32_LENGTH;
-    }
-
-    /** Length of the call to {@code hookAddress} (any, when negative) at {@code at}, or 0. */
-    private static int callLength(ElfTarget target, ByteBuffer code, int at, long codeAddress, long hookAddress) {
-        int opcode = code.get(at) & 0xff;
-        if (opcode == ADDR32 && at + RELAXED_GOT_CALL_LENGTH <= code.limit()
-                && (code.get(at + 1) & 0xff) == CALL_REL32
-                && (hookAddress < 0 || callTarget(target, code, at + 1, codeAddress) == hookAddress)) {
-            return RELAXED_GOT_CALL_LENGTH;
-        }
-        if (opcode == CALL_REL32 && (hookAddress < 0 || callTarget(target, code, at, codeAddress) == hookAddress)) {
-            return CALL_REL32_LENGTH;
-        }
-        return 0;
-    }
-
-    private boolean isNop(ElfTarget target, ByteBuffer code, int offset) {
-        return equalsAt(code, offset, X86Encodings.X86_64.nop(CALL_REL32_LENGTH))
-                || equalsAt(code, offset, encodings(target).nop(CALL_REL32_LENGTH))
-                || equalsAt(code, offset, encodings(target).nop(RELAXED_GOT_CALL_LENGTH));
+    private static int byteAt(ByteBuffer bytes, int at) {
+        return at >= 0 && at < bytes.limit() ? bytes.get(at) & 0xff : -1;
     }
 
     private static boolean equalsAt(ByteBuffer code, int offset, byte[] bytes) {
         if (offset + bytes.length > code.limit()) {
             return false;
         }
-        byte[] here = new byte[bytes.length];
-        code.get(offset, here);
-        return Arrays.equals(here, bytes);
+        for (int i = 0; i < bytes.length; i++) {
+            if (code.get(offset + i) != bytes[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Where the {@code call rel32} at {@code at} goes: the rel32 is relative to the next instruction. */
-    private static long callTarget(ElfTarget target, ByteBuffer code, int at, long codeAddress) {
-        int rel = (code.get(at + 1) & 0xff) | (code.get(at + 2) & 0xff) << 8 | (code.get(at + 3) & 0xff) << 16
-                | (code.get(at + 4) & 0xff) << 24;
-        long next = codeAddress + at + CALL_REL32_LENGTH;
-        long destination = next + rel;
-        return target.is64() ? destination : destination & 0xffffffffL;
-    }
-
-    @Override
-    public String relocationName(ElfTarget target, int type) {
-        Map<Integer, String> names = target.machine() == EM_386 ? I386_NAMES : X86_64_NAMES;
-        String name = names.get(type);
-        return name != null ? name : "relocation type " + type;
+    private static long callTarget(Code code, int at) {
+        ByteBuffer bytes = code.bytes();
+        int rel = (bytes.get(at + 1) & 0xff) | (bytes.get(at + 2) & 0xff) << 8 | (bytes.get(at + 3) & 0xff) << 16
+                | (bytes.get(at + 4) & 0xff) << 24;
+        return code.addressOf(at) + CALL_REL32_LENGTH + rel;
     }
 }

@@ -15,7 +15,7 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.api.SiteState;
+import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.FileReport;
@@ -25,6 +25,8 @@ import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.testkit.CodeCheck;
+import org.mcountkit.core.pipeline.CodeReader;
 
 /**
  * x86_64 programs compiled with {@code -pg -mfentry} and linked against glibc with an assembly
@@ -70,12 +72,12 @@ class X86LinkedImageTest {
             }
             Section text = elf.sections().get(f.sectionIndex());
             ByteBuffer code = elf.bytes(text).slice((int) (f.value() - text.address()), (int) f.size());
-            for (Recognition.Site site : backend.decodeCalls(elf.target(), code, f.value(), hook)) {
+            for (CodeReader.HookCall site : CodeCheck.of(backend, elf.target()).hookCalls(code, f.value(), hook)) {
                 assertEquals(5, site.length());
-                assertEquals(SiteState.CALL, backend.classify(elf.target(), code, (int) site.offset(), f.value(),
+                assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(code, (int) site.offset(), f.value(),
                         hook));
-                assertEquals(SiteState.CALL, backend.classify(elf.target(), code, (int) site.offset(), f.value(), -1));
-                assertEquals(SiteState.OTHER, backend.classify(elf.target(), code, (int) site.offset(), f.value(),
+                assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(code, (int) site.offset(), f.value(), -1));
+                assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(code, (int) site.offset(), f.value(),
                         hook + 1));
                 decoded.add(f.value() + site.offset());
             }
@@ -103,7 +105,7 @@ class X86LinkedImageTest {
         for (long address : table) {
             X86Disassembly.Instruction nop = code.at(".text", address);
             assertEquals(List.of(0x0f, 0x1f, 0x44, 0x00, 0x00), nop.bytes(), nop.text());
-            assertEquals(SiteState.NOP, backend.classify(elf.target(), bytes, (int) (address - text.address()),
+            assertEquals(SiteState.NOP, CodeCheck.of(backend, elf.target()).state(bytes, (int) (address - text.address()),
                     text.address(), -1));
         }
         int others = 0;
@@ -112,13 +114,13 @@ class X86LinkedImageTest {
                     && i.offset() + 5 <= text.address() + text.size()) {
                 // Padding between functions may use the same 5-byte NOP; everything else is OTHER.
                 boolean kernelNop = i.bytes().equals(List.of(0x0f, 0x1f, 0x44, 0x00, 0x00));
-                assertEquals(kernelNop ? SiteState.NOP : SiteState.OTHER, backend.classify(elf.target(), bytes,
+                assertEquals(kernelNop ? SiteState.NOP : SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(bytes,
                         (int) (i.offset() - text.address()), text.address(), -1), i.text());
                 others += kernelNop ? 0 : 1;
             }
         }
         assertTrue(others > 20, "instructions checked: " + others);
-        assertFalse(backend.decodeCalls(elf.target(), bytes, text.address(), symbol(elf, "__fentry__").value())
+        assertFalse(CodeCheck.of(backend, elf.target()).hookCalls(bytes, text.address(), symbol(elf, "__fentry__").value())
                 .iterator().hasNext(), "no call left after -mnop-mcount");
     }
 
@@ -146,23 +148,23 @@ class X86LinkedImageTest {
                 .filter(i -> i.text().matches("addr32 call\\s+[0-9a-f]+ <__fentry__>"))
                 .map(X86Disassembly.Instruction::offset).sorted().toList();
 
-        List<Recognition.Site> sites = backend.decodeCalls(elf.target(), bytes, text.address(), fentry);
+        List<CodeReader.HookCall> sites = CodeCheck.of(backend, elf.target()).hookCalls(bytes, text.address(), fentry);
 
         assertEquals(4, objdump.size(), objdump.toString());
         assertEquals(objdump, sites.stream().map(s -> text.address() + s.offset()).toList());
         assertEquals(objdump, TableOracle.addresses(prog, "__mcount_loc").stream().sorted().toList());
-        for (Recognition.Site site : sites) {
+        for (CodeReader.HookCall site : sites) {
             int at = (int) site.offset();
             assertEquals(6, site.length());
-            assertEquals(6, backend.siteLength(elf.target(), bytes, at));
-            assertEquals(SiteState.CALL, backend.classify(elf.target(), bytes, at, text.address(), fentry));
+            assertEquals(6, CodeCheck.of(backend, elf.target()).siteLength(bytes, at));
+            assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, at, text.address(), fentry));
             byte[] linked = new byte[6];
             bytes.get(at, linked);
             assertEquals(HexFormat.of().formatHex(linked), HexFormat.of().formatHex(
-                    backend.encodings(elf.target()).call(text.address() + at, fentry, 6)));
-            ByteBuffer nop = ByteBuffer.wrap(backend.encodings(elf.target()).nop(6));
-            assertEquals(SiteState.NOP, backend.classify(elf.target(), nop, 0, 0, fentry));
-            assertEquals(6, backend.siteLength(elf.target(), nop, 0));
+                    backend.encodings(elf.target(), 0).call(text.address() + at, fentry, 6)));
+            ByteBuffer nop = ByteBuffer.wrap(backend.encodings(elf.target(), 0).nop(6));
+            assertEquals(SiteState.NOP, CodeCheck.of(backend, elf.target()).state(nop, 0, 0, fentry));
+            assertEquals(6, CodeCheck.of(backend, elf.target()).siteLength(nop, 0));
         }
     }
 

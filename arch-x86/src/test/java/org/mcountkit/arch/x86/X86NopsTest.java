@@ -14,6 +14,7 @@ import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.testkit.CodeCheck;
 
 /** nopLength reads gas's padding ({@code .nops 1} to {@code .nops 15}) with objdump's instruction boundaries. */
 class X86NopsTest {
@@ -48,7 +49,7 @@ class X86NopsTest {
 
         for (X86Disassembly.Instruction i : code) {
             int expected = i.isNop() ? i.length() : 0;
-            assertEquals(expected, backend.nopLength(target, buffer, (int) i.offset()), i.offset() + ": " + i.text());
+            assertEquals(expected, CodeCheck.of(backend, target).nopLength(buffer, (int) i.offset()), i.offset() + ": " + i.text());
         }
         assertEquals(1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10 + 11 + 12 + 13 + 14 + 15, code.stream()
                 .filter(X86Disassembly.Instruction::isNop).mapToInt(X86Disassembly.Instruction::length).sum());

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.Optional;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Relocation;
+import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 
@@ -90,8 +91,16 @@ public interface ElfFile {
         return found;
     }
 
-    /** The relocations of a {@code SHT_REL} or {@code SHT_RELA} section, in file order. */
-    List<Relocation> relocations(Section relocationSection);
+    /**
+     * The relocations of a {@code SHT_REL} or {@code SHT_RELA} section, in file order, with
+     * {@code r_info} split as {@code info} says.
+     */
+    List<Relocation> relocations(Section relocationSection, RelocationInfo info);
+
+    /** The relocations of a section, with {@code r_info} split the gABI's way. */
+    default List<Relocation> relocations(Section relocationSection) {
+        return relocations(relocationSection, RelocationInfo.standard(target().elfClass()));
+    }
 
     /** The section's bytes, read-only, in the file's byte order; empty for NOBITS. */
     ByteBuffer bytes(Section section);

@@ -20,6 +20,7 @@ import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Relocation;
+import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.InputException;
@@ -414,7 +415,7 @@ public final class MappedElfFile implements ElfFile {
      * millions, which must not all sit on the heap at once.
      */
     @Override
-    public List<Relocation> relocations(Section rs) {
+    public List<Relocation> relocations(Section rs, RelocationInfo split) {
         boolean rela = rs.type() == Section.SHT_RELA;
         if (!rela && rs.type() != Section.SHT_REL) {
             throw new IllegalArgumentException(rs.name() + " is not a relocation section");
@@ -430,7 +431,7 @@ public final class MappedElfFile implements ElfFile {
             @Override
             public Relocation get(int i) {
                 Objects.checkIndex(i, n);
-                return relocation(rs, rela, entsize, symbols, i);
+                return relocation(rs, rela, entsize, symbols, split, i);
             }
 
             @Override
@@ -440,7 +441,7 @@ public final class MappedElfFile implements ElfFile {
         };
     }
 
-    private Relocation relocation(Section rs, boolean rela, int entsize, int symbols, int i) {
+    private Relocation relocation(Section rs, boolean rela, int entsize, int symbols, RelocationInfo split, int i) {
         int p = (int) (rs.offset() + (long) i * entsize);
         long offset;
         long addend;
@@ -450,14 +451,14 @@ public final class MappedElfFile implements ElfFile {
             offset = u64(p);
             long info = u64(p + 8);
             addend = rela ? data.getLong(p + 16) : 0;
-            sym = (int) (info >>> 32);
-            rtype = (int) info;
+            sym = split.symbol(info);
+            rtype = split.type(info);
         } else {
             offset = u32(p);
             long info = u32(p + 4);
             addend = rela ? data.getInt(p + 8) : 0;
-            sym = (int) (info >>> 8);
-            rtype = (int) (info & 0xff);
+            sym = split.symbol(info);
+            rtype = split.type(info);
         }
         if (sym < 0 || (sym > 0 && sym >= symbols)) {
             throw new InputException("relocation " + i + " in " + quoted(rs.name()) + " refers to symbol "

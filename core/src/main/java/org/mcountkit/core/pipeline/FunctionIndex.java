@@ -2,6 +2,7 @@ package org.mcountkit.core.pipeline;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.function.ToLongFunction;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
 
@@ -31,7 +32,11 @@ public final class FunctionIndex {
         this.rank = new byte[count];
     }
 
-    public static FunctionIndex of(ElfFile file) {
+    /**
+     * The functions of a file, each starting at {@code codeAddress} of its symbol (the value, less
+     * what the ABI keeps there: ARM's Thumb bit).
+     */
+    public static FunctionIndex of(ElfFile file, ToLongFunction<Symbol> codeAddress) {
         boolean relocatable = file.type() == ElfFile.ET_REL;
         int sections = file.sections().size();
         int symbols = file.symbolCount();
@@ -46,7 +51,8 @@ public final class FunctionIndex {
             Symbol s = file.symbolWithoutName(i);
             if (s.isFunction() && s.isInSection() && s.sectionIndex() < sections) {
                 long address = file.section(s.sectionIndex()).address();
-                starts[i] = relocatable ? s.value() : s.value() - address;
+                long value = codeAddress.applyAsLong(s);
+                starts[i] = relocatable ? value : value - address;
                 sectionOf[i] = s.sectionIndex();
                 sizes[i] = s.size();
                 ranks[i] = (byte) (s.isGlobal() ? 0 : s.isLocal() ? 1 : 2);
@@ -75,6 +81,17 @@ public final class FunctionIndex {
      * closest, preferring GLOBAL over LOCAL over WEAK. Null when none covers it.
      */
     public Symbol covering(int sectionIndex, long offset) {
+        int k = coveringExtent(sectionIndex, offset);
+        return k < 0 ? null : file.symbol(symbol[k]);
+    }
+
+    /** Where the function covering {@code offset} starts in its section, or -1 when none covers it. */
+    public long startOfCovering(int sectionIndex, long offset) {
+        int k = coveringExtent(sectionIndex, offset);
+        return k < 0 ? -1 : start[k];
+    }
+
+    private int coveringExtent(int sectionIndex, long offset) {
         int k = lastStartingAtOrBefore(sectionIndex, offset);
         int best = -1;
         for (int steps = 0; k >= 0 && section[k] == sectionIndex && steps < MAX_BACKWARD_STEPS; k--, steps++) {
@@ -85,16 +102,17 @@ public final class FunctionIndex {
                 best = k;
             }
         }
-        return best < 0 ? null : file.symbol(symbol[best]);
+        return best;
     }
 
     /** The function covering {@code offset} spelled {@code name} or {@code name+0xN}; null if none. */
-    public String describe(int sectionIndex, long offset, boolean relocatable, long sectionAddress) {
-        Symbol s = covering(sectionIndex, offset);
-        if (s == null) {
+    public String describe(int sectionIndex, long offset) {
+        int k = coveringExtent(sectionIndex, offset);
+        if (k < 0) {
             return null;
         }
-        long delta = offset - startOf(s, relocatable, sectionAddress);
+        Symbol s = file.symbol(symbol[k]);
+        long delta = offset - start[k];
         return delta == 0 ? s.name() : s.name() + "+0x" + Long.toHexString(delta);
     }
 
@@ -104,11 +122,10 @@ public final class FunctionIndex {
      * function's symbol, so a function starting inside the pad is named {@code name-0xN} (the
      * distance back from its symbol, as objdump spells such labels); otherwise as {@link #describe}.
      */
-    public String describeEntry(int sectionIndex, long offset, int padLength, boolean relocatable,
-            long sectionAddress) {
-        Symbol covering = covering(sectionIndex, offset);
-        if (covering != null && startOf(covering, relocatable, sectionAddress) == offset) {
-            return covering.name();
+    public String describeEntry(int sectionIndex, long offset, int padLength) {
+        int covering = coveringExtent(sectionIndex, offset);
+        if (covering >= 0 && start[covering] == offset) {
+            return file.symbol(symbol[covering]).name();
         }
         int k = lastStartingAtOrBefore(sectionIndex, offset) + 1;
         int best = -1;
@@ -123,11 +140,7 @@ public final class FunctionIndex {
         if (best >= 0) {
             return file.symbol(symbol[best]).name() + "-0x" + Long.toHexString(start[best] - offset);
         }
-        return describe(sectionIndex, offset, relocatable, sectionAddress);
-    }
-
-    private static long startOf(Symbol s, boolean relocatable, long sectionAddress) {
-        return relocatable ? s.value() : s.value() - sectionAddress;
+        return describe(sectionIndex, offset);
     }
 
     /** Index of the last extent with (section, start) <= (sectionIndex, offset), or -1. */

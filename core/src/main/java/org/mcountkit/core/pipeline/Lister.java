@@ -1,16 +1,10 @@
 package org.mcountkit.core.pipeline;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import org.mcountkit.api.ArchBackend;
-import org.mcountkit.api.CallSite;
-import org.mcountkit.api.Diagnostic;
-import org.mcountkit.core.elf.ElfFile;
 
 /**
- * Lists the call sites of a file without changing it: those its hook relocations reveal and the
- * entries of the tables it carries ({@link TableSites}), each place once ({@link ListedSites}).
+ * Lists the call sites of a file without changing it: those its hook relocations (or its linked
+ * code) reveal and the entries of the tables it carries, each place once.
  */
 public final class Lister {
 
@@ -21,29 +15,12 @@ public final class Lister {
     }
 
     public FileReport list(Path path) {
-        ElfFile file = ElfFiles.open(path);
-        ArchBackend backend = backends.require(file.target());
-        SiteScan scan = new SiteScanner(backend).scan(file);
-        TableSites.TableScan tables = new TableSites(backend).read(file);
-        List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
-        List<CallSite> traced = sites(scan.traced());
-        List<CallSite> untraced = sites(scan.untraced());
-        if (file.type() != ElfFile.ET_REL && traced.isEmpty() && untraced.isEmpty()) {
-            // No relocations kept (no ld -q): the linked code itself is read.
-            LinkedCodeDecoder.Decoded decoded = new LinkedCodeDecoder(backend).decode(file);
-            traced = decoded.traced();
-            untraced = decoded.untraced();
-            diagnostics.addAll(decoded.diagnostics());
-        }
-        diagnostics.addAll(tables.diagnostics());
-        return new FileReport(path, backend.machineName(file.target()), file.target(),
-                ListedSites.merge(traced, tables.sites()), untraced, diagnostics, false,
-                file.type() != ElfFile.ET_REL);
+        return list(ElfImage.open(path, backends));
     }
 
-    static List<CallSite> sites(List<FoundSite> found) {
-        List<CallSite> sites = new ArrayList<>(found.size());
-        found.forEach(f -> sites.add(f.site()));
-        return sites;
+    public static FileReport list(ElfImage image) {
+        Sites sites = image.sites();
+        return new FileReport(image.path(), image.machine(), image.target(), sites.listed(), sites.untraced(),
+                sites.diagnostics(), false, image.linked());
     }
 }

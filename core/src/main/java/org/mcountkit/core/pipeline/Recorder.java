@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.IntUnaryOperator;
-import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
@@ -54,18 +53,18 @@ public final class Recorder {
             throw new InputException("not a relocatable object (e_type " + file.type()
                     + "): record rewrites .o files; list reads linked images");
         }
-        ArchBackend backend = backends.require(file.target());
-        String machine = backend.machineName(file.target());
+        ElfImage image = ElfImage.of(file, backends.require(file.target()));
+        String machine = image.machine();
         AtomicFile.Existing existing = requireWritable(path);
         if (file.section(McountLocSections.TABLE).isPresent()) {
             List<Diagnostic> notes = List.of(Diagnostic.of(Severity.NOTE,
                     "already has " + McountLocSections.TABLE + ": left unchanged"));
             return new FileReport(path, machine, file.target(), List.of(), List.of(), notes, false);
         }
-        SiteScan scan = new SiteScanner(backend).scan(file);
+        SiteScan scan = image.relocationSites();
         List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
-        FileReport unchanged = new FileReport(path, machine, file.target(), Lister.sites(scan.traced()),
-                Lister.sites(scan.untraced()), diagnostics, false);
+        FileReport unchanged = new FileReport(path, machine, file.target(), FoundSite.sites(scan.traced()),
+                FoundSite.sites(scan.untraced()), diagnostics, false);
         if (unchanged.hasErrors() || (options.strict() && unchanged.hasWarnings())) {
             if (options.strict() && !unchanged.hasErrors()) {
                 // Counted rather than "above": with -q the warnings themselves are not printed.
@@ -76,14 +75,14 @@ public final class Recorder {
             return unchanged;
         }
         ElfAppender out = new ElfAppender(file);
-        int nopped = new UntracedCallNopper(file, backend, out).nop(scan.untraced(), diagnostics);
+        int nopped = new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics);
         if (scan.traced().isEmpty() && nopped == 0) {
             return unchanged;
         }
         if (!scan.traced().isEmpty()) {
             List<McountLocSections.Entry> entries = entries(file, scan, out, diagnostics);
             boolean rela = file.section(scan.traced().get(0).relocationSection()).type() == Section.SHT_RELA;
-            McountLocSections.append(file, out, entries, rela, backend.tableRelocationType(file.target()));
+            McountLocSections.append(file, out, entries, rela, image.abi().tableRelocation());
         }
         try {
             AtomicFile.replace(existing, options.fsync(), out::writeTo);

@@ -2,13 +2,13 @@ package org.mcountkit.core.pipeline;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
@@ -26,19 +26,26 @@ import org.mcountkit.core.elf.ElfFile;
  * Collects call sites from the relocations that name a hook: each one is judged by the backend
  * against the bytes it patches, then sorted into traced and untraced sites.
  */
-public final class SiteScanner {
+final class SiteScanner {
 
+    private final ElfImage image;
+    private final ElfFile file;
     private final ArchBackend backend;
+    private final ElfTarget target;
+    private final Abi abi;
 
-    public SiteScanner(ArchBackend backend) {
-        this.backend = backend;
+    SiteScanner(ElfImage image) {
+        this.image = image;
+        this.file = image.file();
+        this.backend = image.backend();
+        this.target = image.target();
+        this.abi = image.abi();
     }
 
-    public SiteScan scan(ElfFile file) {
-        ElfTarget target = file.target();
-        Map<Integer, String> hooks = file.symbolsNamed(backend.hookNames(target));
-        FileScan scan = new FileScan(file, hooks);
-        if (hooks.isEmpty()) {
+    SiteScan scan() {
+        HookSymbols hooks = image.hooks();
+        FileScan scan = new FileScan(hooks);
+        if (hooks.none()) {
             return scan.result();
         }
         int symtab = file.symbolTable().map(Section::index).orElse(-1);
@@ -51,7 +58,7 @@ public final class SiteScanner {
             Section code = file.section(rs.info());
             if (!TracedSections.isCode(code)) {
                 if (code.isAlloc()) {
-                    reportDataReferences(file, rs, code, hooks, scan.diagnostics);
+                    reportDataReferences(rs, code, hooks, scan.diagnostics);
                 }
                 continue;
             }
@@ -65,8 +72,8 @@ public final class SiteScanner {
             scan.diagnostics.add(Diagnostic.of(Severity.WARNING, relaxationWarning(exposed)));
         }
         // Weak or not only matters where the link can still relax: -mno-relax objects get no note.
-        if (backend.hookShouldBeWeak(target) && !exposed.isEmpty()) {
-            scan.diagnostics.add(Diagnostic.of(Severity.NOTE, weakHookNote(file, hooks)));
+        if (abi.hookShouldBeWeak() && !exposed.isEmpty()) {
+            scan.diagnostics.add(Diagnostic.of(Severity.NOTE, weakHookNote(hooks)));
         }
         return scan.result();
     }
@@ -77,21 +84,18 @@ public final class SiteScanner {
      * mid-loop, while a small method called that often is compiled after a few hundred calls.
      */
     private final class FileScan {
-        final ElfFile file;
-        final ElfTarget target;
-        final Map<Integer, String> hooks;
+        final HookSymbols hooks;
         final boolean relocatable;
+        final int none;
         final List<FoundSite> traced = new ArrayList<>();
         final List<FoundSite> untraced = new ArrayList<>();
         final List<Diagnostic> diagnostics = new ArrayList<>();
         final Set<Integer> untracedSections = new HashSet<>();
-        FunctionIndex functions;
 
-        FileScan(ElfFile file, Map<Integer, String> hooks) {
-            this.file = file;
-            this.target = file.target();
+        FileScan(HookSymbols hooks) {
             this.hooks = hooks;
-            this.relocatable = file.type() == ElfFile.ET_REL;
+            this.relocatable = image.relocatable();
+            this.none = abi.noneRelocation();
         }
 
         SiteScan result() {
@@ -103,13 +107,13 @@ public final class SiteScanner {
             ByteBuffer bytes = file.bytes(code);
             boolean isTraced = TracedSections.isTraced(code.name());
             DistinctOffsets seen = new DistinctOffsets();
-            List<Relocation> relocations = file.relocations(rs);
+            List<Relocation> relocations = image.relocations(rs);
             boolean relaxable = false;
             for (int i = 0; i < relocations.size(); i++) {
                 Relocation read = relocations.get(i);
                 relaxable |= relocatable && backend.allowsRelaxation(target, read);
-                String hook = hooks.get(read.symbolIndex());
-                if (hook != null && read.type() != backend.noneRelocationType(target)) {
+                String hook = hooks.nameOf(read.symbolIndex());
+                if (hook != null && read.type() != none) {
                     reference(rs, code, bytes, isTraced, seen, i, read, hook);
                 }
             }
@@ -145,10 +149,7 @@ public final class SiteScanner {
             if (!seen.add(site.offset())) {
                 return;
             }
-            if (functions == null) {
-                functions = FunctionIndex.of(file);
-            }
-            String function = functions.describe(code.index(), site.offset(), relocatable, code.address());
+            String function = image.functions().describe(code.index(), site.offset());
             CallSite callSite = new CallSite(code.index(), code.name(), site.offset(), site.length(), hook,
                     SiteSource.RELOCATION, function, code.address() + site.offset());
             FoundSite found = new FoundSite(callSite, rs.index(), i, read);
@@ -164,15 +165,13 @@ public final class SiteScanner {
     }
 
     /** A hook named from data (a pointer to it, say) is never a call: each reference is reported. */
-    private void reportDataReferences(ElfFile file, Section rs, Section data, Map<Integer, String> hooks,
-            List<Diagnostic> diagnostics) {
-        ElfTarget target = file.target();
-        long base = file.type() == ElfFile.ET_REL ? 0 : data.address();
-        for (Relocation r : file.relocations(rs)) {
-            String hook = hooks.get(r.symbolIndex());
-            if (hook != null && r.type() != backend.noneRelocationType(target)) {
+    private void reportDataReferences(Section rs, Section data, HookSymbols hooks, List<Diagnostic> diagnostics) {
+        long base = image.relocatable() ? 0 : data.address();
+        for (Relocation r : image.relocations(rs)) {
+            String hook = hooks.nameOf(r.symbolIndex());
+            if (hook != null && r.type() != abi.noneRelocation()) {
                 diagnostics.add(Diagnostic.at(Severity.WARNING, data.name(), r.offset() - base, "reference to " + hook
-                        + " not recorded: not a call: " + backend.relocationName(target, r.type()) + " in "
+                        + " not recorded: not a call: " + abi.relocationName(r.type()) + " in "
                         + data.name() + ", which is not code"));
             }
         }
@@ -185,9 +184,9 @@ public final class SiteScanner {
                 + " link with --no-relax, or record after the final link";
     }
 
-    private static String weakHookNote(ElfFile file, Map<Integer, String> hooks) {
+    private String weakHookNote(HookSymbols hooks) {
         StringBuilder text = new StringBuilder();
-        for (Map.Entry<Integer, String> e : new TreeMap<>(hooks).entrySet()) {
+        for (Map.Entry<Integer, String> e : new TreeMap<>(hooks.byIndex()).entrySet()) {
             Symbol s = file.symbol(e.getKey());
             if (text.length() > 0) {
                 text.append("; ");

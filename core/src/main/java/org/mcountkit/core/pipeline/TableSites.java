@@ -3,10 +3,10 @@ package org.mcountkit.core.pipeline;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Abi;
+import org.mcountkit.api.Code;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
-import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
@@ -32,20 +32,21 @@ public final class TableSites {
     public record TableScan(List<CallSite> sites, List<Diagnostic> diagnostics) {
     }
 
-    private final ArchBackend backend;
+    private final ElfImage image;
 
-    public TableSites(ArchBackend backend) {
-        this.backend = backend;
+    TableSites(ElfImage image) {
+        this.image = image;
     }
 
-    public TableScan read(ElfFile file) {
-        Reading reading = new Reading(file);
+    TableScan read() {
+        ElfFile file = image.file();
+        Reading reading = new Reading();
         for (Section table : file.sections()) {
             SiteSource source = sourceOf(table.name());
             if (source == null || !table.hasFileBytes() || table.size() == 0) {
                 continue;
             }
-            if (file.type() == ElfFile.ET_REL) {
+            if (image.relocatable()) {
                 reading.relocatedEntries(table, source);
             } else {
                 reading.addressEntries(table, source);
@@ -63,31 +64,19 @@ public final class TableSites {
 
     /** The state of reading one file's tables. */
     private final class Reading {
-        private final ElfFile file;
-        private final ElfTarget target;
-        private final boolean relocatable;
-        private final int word;
+        private final ElfFile file = image.file();
+        private final Abi abi = image.abi();
+        private final int word = image.target().pointerSize();
+        private final CodeReader reader = CodeReader.of(image);
         private final List<CallSite> sites = new ArrayList<>();
         private final List<Diagnostic> diagnostics = new ArrayList<>();
-        private FunctionIndex functions;
-
-        Reading(ElfFile file) {
-            this.file = file;
-            this.target = file.target();
-            this.relocatable = file.type() == ElfFile.ET_REL;
-            this.word = target.pointerSize();
-        }
 
         void relocatedEntries(Section table, SiteSource source) {
-            int symtab = file.symbolTable().map(Section::index).orElse(-1);
             ByteBuffer data = file.bytes(table);
             boolean placed = false;
-            for (Section rs : file.sections()) {
-                if (!rs.isRelocationSection() || rs.info() != table.index() || rs.link() != symtab) {
-                    continue;
-                }
+            for (Section rs : image.relocationSectionsOf(table.index())) {
                 placed = true;
-                List<Relocation> relocations = file.relocations(rs);
+                List<Relocation> relocations = image.relocations(rs);
                 for (int i = 0; i < relocations.size(); i++) {
                     relocatedEntry(table, source, data, relocations.get(i));
                 }
@@ -99,8 +88,8 @@ public final class TableSites {
         }
 
         private void relocatedEntry(Section table, SiteSource source, ByteBuffer data, Relocation r) {
-            if (r.type() != backend.tableRelocationType(target)) {
-                warn(table, r.offset(), "entry relocated by " + backend.relocationName(target, r.type())
+            if (r.type() != abi.tableRelocation()) {
+                warn(table, r.offset(), "entry relocated by " + abi.relocationName(r.type())
                         + ", not an absolute pointer: skipped");
                 return;
             }
@@ -128,7 +117,7 @@ public final class TableSites {
                     zeros++;
                     continue;
                 }
-                Section code = codeSectionAt(address);
+                Section code = image.codeSectionAt(address);
                 if (code == null) {
                     warn(table, at, String.format("entry 0x%x is in no code section: skipped", address));
                     continue;
@@ -151,47 +140,22 @@ public final class TableSites {
                         code.name(), offset, code.size()));
                 return;
             }
-            if (functions == null) {
-                functions = FunctionIndex.of(file);
-            }
+            FunctionIndex functions = image.functions();
+            Code bytes = image.codeAt(code, offset);
             int length;
             String function;
             if (source == SiteSource.PATCHABLE_FUNCTION_ENTRIES) {
-                length = nopRun(code, offset);
+                length = reader.nopRun(bytes, (int) offset, Integer.MAX_VALUE);
                 if (length == 0) {
                     warn(code, offset, "the " + PATCHABLE_FUNCTION_ENTRIES + " entry does not point at a NOP");
                 }
-                function = functions.describeEntry(code.index(), offset, length, relocatable, code.address());
+                function = functions.describeEntry(code.index(), offset, length);
             } else {
-                length = backend.encodings(target).siteLength();
-                function = functions.describe(code.index(), offset, relocatable, code.address());
+                length = reader.encodings(bytes.mode()).siteLength();
+                function = functions.describe(code.index(), offset);
             }
             sites.add(new CallSite(code.index(), code.name(), offset, length, null, source, function,
                     code.address() + offset));
-        }
-
-        /** Bytes of NOPs starting at {@code offset}: the pad of a patchable entry. */
-        private int nopRun(Section code, long offset) {
-            ByteBuffer bytes = file.bytes(code);
-            int length = 0;
-            while (offset + length < bytes.limit()) {
-                int nop = backend.nopLength(target, bytes, (int) offset + length);
-                if (nop <= 0) {
-                    break;
-                }
-                length += nop;
-            }
-            return length;
-        }
-
-        private Section codeSectionAt(long address) {
-            for (Section s : file.sections()) {
-                if (s.isAlloc() && TracedSections.isCode(s) && address >= s.address()
-                        && address - s.address() < s.size()) {
-                    return s;
-                }
-            }
-            return null;
         }
 
         private long wordAt(ByteBuffer data, int at) {

@@ -5,12 +5,13 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.mcountkit.api.ArchBackend;
+import java.util.TreeSet;
 import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
@@ -19,16 +20,16 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.api.SiteState;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.RelocationWriter;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.ElfFiles;
-import org.mcountkit.core.pipeline.Lister;
-import org.mcountkit.core.pipeline.TableSites;
+import org.mcountkit.core.pipeline.CallTargets;
+import org.mcountkit.core.pipeline.CodeReader;
+import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.pipeline.SiteState;
 
 /**
  * Rewrites every recorded site of a file to the backend's NOP or to its call, as ftrace does at
@@ -72,28 +73,26 @@ public final class Patcher {
      * @throws InputException when the file cannot be read or written, or the call target is unknown
      */
     public PatchResult patch(Path path, Options options) {
-        ElfFile file = ElfFiles.open(path);
-        ArchBackend backend = backends.require(file.target());
-        boolean relocatable = file.type() == ElfFile.ET_REL;
-        if (relocatable && options.mode() == Mode.CALL) {
+        ElfImage image = ElfImage.open(path, backends);
+        if (image.relocatable() && options.mode() == Mode.CALL) {
             throw new InputException("--call rewrites linked images only: in an object the linker fills in the call");
         }
-        List<CallSite> sites = options.tableOnly() ? new TableSites(backend).read(file).sites()
-                : new Lister(backends).list(path).sites();
-        return new Run(file, backend, options).apply(sites);
+        List<CallSite> sites = options.tableOnly() ? image.tableSites().sites() : image.sites().listed();
+        return new Run(image, options).apply(sites);
     }
 
     /** The state of patching one file. */
     private static final class Run {
+        private final ElfImage image;
         private final ElfFile file;
-        private final ArchBackend backend;
+        private final CodeReader reader;
         private final Options options;
-        private final ElfTarget target;
-        private final PatchEncodings encodings;
         private final boolean relocatable;
-        private final long hook;
+        private final CallTargets hooks;
+        /** What sites should call ({@code CALL}) or may already call: -1 when nothing is to be called. */
         private final long callTarget;
-        private final byte[] image;
+        private final Map<Long, String> expectedCalls = new LinkedHashMap<>();
+        private final byte[] contents;
         private final List<Diagnostic> diagnostics = new ArrayList<>();
         private final List<PatchResult.Refusal> refused = new ArrayList<>();
         /** File ranges of sites already patched or found as wanted: start to end. */
@@ -102,18 +101,23 @@ public final class Patcher {
         private int unchanged;
         private int skipped;
 
-        Run(ElfFile file, ArchBackend backend, Options options) {
-            this.file = file;
-            this.backend = backend;
+        Run(ElfImage image, Options options) {
+            this.image = image;
+            this.file = image.file();
+            this.reader = CodeReader.of(image);
             this.options = options;
-            this.target = file.target();
-            this.encodings = backend.encodings(target);
-            this.relocatable = file.type() == ElfFile.ET_REL;
-            this.hook = relocatable ? -1 : hookAddress();
+            this.relocatable = image.relocatable();
+            this.hooks = CallTargets.hooksOf(image);
+            if (!relocatable) {
+                expectedCalls.putAll(image.hooks().defined());
+            }
             this.callTarget = options.mode() == Mode.CALL || options.target() != null ? callTarget() : -1;
+            if (callTarget >= 0) {
+                expectedCalls.putIfAbsent(callTarget, options.target());
+            }
             ByteBuffer all = file.contents();
-            this.image = new byte[all.limit()];
-            all.get(0, image);
+            this.contents = new byte[all.limit()];
+            all.get(0, contents);
         }
 
         PatchResult apply(List<CallSite> sites) {
@@ -128,7 +132,7 @@ public final class Patcher {
                     site(site);
                 }
             }
-            String machine = backend.machineName(target);
+            String machine = image.machine();
             if (!refused.isEmpty()) {
                 String count = refused.size() + (refused.size() == 1 ? " site holds" : " sites hold");
                 diagnostics.add(Diagnostic.of(Severity.ERROR, count
@@ -138,7 +142,7 @@ public final class Patcher {
             if (patched > 0) {
                 try {
                     AtomicFile.replace(file.path(), channel -> {
-                        ByteBuffer b = ByteBuffer.wrap(image);
+                        ByteBuffer b = ByteBuffer.wrap(contents);
                         while (b.hasRemaining()) {
                             channel.write(b);
                         }
@@ -153,9 +157,9 @@ public final class Patcher {
 
         private void site(CallSite site) {
             Section code = file.section(site.sectionIndex());
-            ByteBuffer bytes = file.bytes(code);
+            Code bytes = image.codeAt(code, site.offset());
+            PatchEncodings encodings = reader.encodings(bytes.mode());
             int offset = (int) site.offset();
-            long codeAddress = code.address();
             boolean entry = site.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES;
             // A patchable entry's length is its NOP pad, or once called, the call form there.
             int length = entry && site.length() > 0 ? site.length() : length(site, bytes, offset);
@@ -164,9 +168,9 @@ public final class Patcher {
                 // The bl of an arm64 with-regs pair is also decoded as a call: its entry covered it.
                 return;
             }
-            if (offset + length > bytes.limit()) {
+            if (!bytes.has(offset, length)) {
                 refused.add(new PatchResult.Refusal(site.section(), site.offset(), site.address(), site.function(),
-                        "(past the end of " + site.section() + ")", expected(site.address())));
+                        "(past the end of " + site.section() + ")", expected(site.address(), bytes.mode())));
                 return;
             }
             byte[] wanted;
@@ -184,23 +188,23 @@ public final class Patcher {
                         + e.getMessage());
             }
             byte[] old = new byte[length];
-            bytes.get(offset, old);
+            bytes.bytes().get(offset, old);
             if (Arrays.equals(old, wanted)) {
                 unchanged++;
                 covered.put(fileOffset, fileOffset + length);
                 return;
             }
-            SiteState state = backend.classify(target, bytes, offset, codeAddress, hook);
-            if (entry && state == SiteState.OTHER && nopRun(bytes, offset, length) >= length) {
+            SiteState state = reader.state(bytes, offset, hooks);
+            if (entry && state == SiteState.OTHER && reader.nopRun(bytes, offset, length) >= length) {
                 // A pad of shorter NOPs (gcc's 90s for -fpatchable-function-entry on x86) is a NOP too;
                 // elsewhere only the backend's own NOP is, as ftrace_modify_code checks exact bytes.
                 state = SiteState.NOP;
             }
             boolean callsTarget = callTarget >= 0
-                    && backend.classify(target, bytes, offset, codeAddress, callTarget) == SiteState.CALL;
+                    && reader.state(bytes, offset, CallTargets.at(callTarget)) == SiteState.CALL;
             if (state == SiteState.OTHER && !callsTarget) {
                 refused.add(new PatchResult.Refusal(site.section(), site.offset(), site.address(), site.function(),
-                        HexFormat.ofDelimiter(" ").formatHex(old), expected(site.address())));
+                        CodeReader.hex(old), expected(site.address(), bytes.mode())));
                 return;
             }
             if (options.mode() == Mode.NOP && state == SiteState.NOP) {
@@ -208,7 +212,7 @@ public final class Patcher {
                 covered.put(fileOffset, fileOffset + length);
                 return;
             }
-            System.arraycopy(wanted, 0, image, (int) fileOffset, length);
+            System.arraycopy(wanted, 0, contents, (int) fileOffset, length);
             covered.put(fileOffset, fileOffset + length);
             if (relocatable) {
                 retireRelocations(code, site.offset(), length);
@@ -223,45 +227,29 @@ public final class Patcher {
 
         /**
          * The site's length: as measured when the site was found in the code (decoded, or checked
-         * against a relocation), else as the backend reads the bytes (a linker may have left a
-         * longer call form than a table entry's default); a NOP there is never overwritten past
-         * its own run of NOPs, so a shorter relaxed site cannot take the next instruction with it.
+         * against a relocation), else as its bytes read (a linker may have left a longer call form
+         * than a table entry's default); a NOP there is never overwritten past its own run of NOPs,
+         * so a shorter relaxed site cannot take the next instruction with it.
          */
-        private int length(CallSite site, ByteBuffer bytes, int offset) {
+        private int length(CallSite site, Code bytes, int offset) {
             boolean measured = site.source() == SiteSource.DECODED || site.source() == SiteSource.RELOCATION;
-            int length = measured ? site.length() : backend.siteLength(target, bytes, offset);
-            int nops = nopRun(bytes, offset, length);
+            int length = measured ? site.length() : reader.siteLength(bytes, offset);
+            int nops = reader.nopRun(bytes, offset, length);
             return nops > 0 && nops < length ? nops : length;
-        }
-
-        /** Bytes of NOPs from {@code offset}, counted up to at least {@code limit}. */
-        private int nopRun(ByteBuffer bytes, int offset, int limit) {
-            int nops = 0;
-            while (nops < limit && offset + nops < bytes.limit()) {
-                int nop = backend.nopLength(target, bytes, offset + nops);
-                if (nop <= 0) {
-                    break;
-                }
-                nops += nop;
-            }
-            return nops;
         }
 
         /** Retypes to NONE every relocation that patches bytes inside the NOPed call. */
         private void retireRelocations(Section code, long offset, int length) {
-            int none = backend.noneRelocationType(target);
-            int symtab = file.symbolTable().map(Section::index).orElse(-1);
-            for (Section rs : file.sections()) {
-                if (!rs.isRelocationSection() || rs.info() != code.index() || rs.link() != symtab) {
-                    continue;
-                }
+            int none = image.abi().noneRelocation();
+            ElfTarget target = image.target();
+            for (Section rs : image.relocationSectionsOf(code.index())) {
                 RelocationWriter writer = new RelocationWriter(target.is64(), rs.type() == Section.SHT_RELA,
                         target.endian().order());
-                List<Relocation> list = file.relocations(rs);
+                List<Relocation> list = image.relocations(rs);
                 for (int i = 0; i < list.size(); i++) {
                     Relocation r = list.get(i);
                     if (r.offset() >= offset && r.offset() < offset + length) {
-                        ByteBuffer view = ByteBuffer.wrap(image, (int) rs.offset(), (int) rs.size()).slice()
+                        ByteBuffer view = ByteBuffer.wrap(contents, (int) rs.offset(), (int) rs.size()).slice()
                                 .order(target.endian().order());
                         writer.putInfo(view, i, r.symbolIndex(), none);
                     }
@@ -269,53 +257,22 @@ public final class Patcher {
             }
         }
 
-        private String expected(long address) {
-            StringBuilder text = new StringBuilder();
-            if (hook >= 0) {
-                text.append("call ").append(hex(safeCall(address, hook))).append(" or ");
-            } else {
-                text.append("a call or ");
-            }
-            if (callTarget >= 0 && callTarget != hook) {
-                text.append("call ").append(hex(safeCall(address, callTarget))).append(" or ");
-            }
-            return text.append("nop ").append(hex(encodings.nop(encodings.siteLength()))).toString();
-        }
-
-        private byte[] safeCall(long from, long to) {
-            try {
-                return encodings.call(from, to);
-            } catch (EncodingException e) {
-                return new byte[0];
-            }
-        }
-
-        private static String hex(byte[] bytes) {
-            return "(" + HexFormat.ofDelimiter(" ").formatHex(bytes) + ")";
-        }
-
-        /** The defined hook's address in a linked image, or -1 when it is undefined (called through the PLT). */
-        private long hookAddress() {
-            for (Symbol s : file.symbols()) {
-                if (backend.hookNames(target).contains(s.name()) && s.isInSection()) {
-                    return s.value();
-                }
-            }
-            return -1;
+        private String expected(long address, int mode) {
+            return reader.expected(address, mode, expectedCalls);
         }
 
         private long callTarget() {
             if (options.target() == null) {
-                if (hook < 0) {
-                    throw new InputException("no hook (" + String.join(", ", backend.hookNames(target).stream()
-                            .sorted().toList()) + ") is defined in this image (called through the PLT?):"
-                            + " name the function to call with --target");
+                if (image.hooks().defined().isEmpty()) {
+                    throw new InputException("no hook (" + String.join(", ", new TreeSet<>(image.abi().hooks()))
+                            + ") is defined in this image (called through the PLT?): name the function to call"
+                            + " with --target");
                 }
-                return hook;
+                return image.hooks().defined().keySet().iterator().next();
             }
             for (Symbol s : file.symbols()) {
                 if (s.name().equals(options.target()) && s.isInSection()) {
-                    return s.value();
+                    return image.backend().functionAddress(image.target(), s);
                 }
             }
             throw new InputException("--target " + options.target() + ": no such symbol defined in this image");

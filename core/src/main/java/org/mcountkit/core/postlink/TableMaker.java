@@ -7,11 +7,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Abi;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.ElfTarget;
-import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileInputException;
@@ -20,6 +19,7 @@ import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.ElfFiles;
+import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.FunctionIndex;
 import org.mcountkit.core.pipeline.Lister;
@@ -62,11 +62,10 @@ public final class TableMaker {
         if (inputs.isEmpty()) {
             throw new IllegalArgumentException("no inputs");
         }
-        Lister lister = new Lister(backends);
         List<Integer> order = IntStream.range(0, inputs.size()).boxed().toList();
-        List<Read> reads = new BatchRunner(options.jobs()).map(order, i -> read(i, inputs.get(i), lister));
+        List<Read> reads = new BatchRunner(options.jobs()).map(order, i -> read(i, inputs.get(i)));
         ElfTarget target = null;
-        ArchBackend backend = null;
+        Abi abi = null;
         List<Ordered> entries = new ArrayList<>();
         List<FileReport> reports = new ArrayList<>();
         for (Read read : reads) {
@@ -76,11 +75,11 @@ public final class TableMaker {
             try {
                 if (read.target() != null && target == null) {
                     target = read.target();
-                    backend = backends.require(target);
+                    abi = backends.require(target).abi(target);
                 } else if (read.target() != null && !sameMachine(target, read.target())) {
-                    throw new InputException("machine " + backends.require(read.target()).machineName(read.target())
-                            + " " + read.target().elfClass() + " " + read.target().endian().label()
-                            + " differs from the first input's (" + backend.machineName(target) + " "
+                    throw new InputException("machine " + backends.require(read.target()).abi(read.target())
+                            .machineName() + " " + read.target().elfClass() + " " + read.target().endian().label()
+                            + " differs from the first input's (" + abi.machineName() + " "
                             + target.elfClass() + " " + target.endian().label() + ")");
                 }
             } catch (FileInputException e) {
@@ -108,8 +107,8 @@ public final class TableMaker {
             inputsWithTheirEntries.add(new FileReport(r.file(), r.machine(), r.target(),
                     sitesOf.getOrDefault(r.file(), List.of()), r.untracedSites(), r.diagnostics(), false, r.linked()));
         }
-        return new Table(target, backend.machineName(target), backend.usesRela(target),
-                backend.tableRelocationType(target), ordered, inputsWithTheirEntries);
+        return new Table(target, abi.machineName(), abi.rela(), abi.tableRelocation(), ordered,
+                inputsWithTheirEntries);
     }
 
     /**
@@ -122,14 +121,14 @@ public final class TableMaker {
             FileInputException failure, RuntimeException unexpected) {
     }
 
-    private Read read(int input, Path path, Lister lister) {
+    private Read read(int input, Path path) {
         ElfTarget target = null;
         try {
             ElfFile file = ElfFiles.open(path);
             target = file.target();
-            backends.require(target);
+            ElfImage image = ElfImage.of(file, backends.require(target));
             List<Ordered> entries = new ArrayList<>();
-            FileReport report = entriesOf(input, file, lister.list(path), entries);
+            FileReport report = entriesOf(input, image, Lister.list(image), entries);
             return new Read(path, target, report, entries, null, null);
         } catch (FileInputException e) {
             return new Read(path, target, null, null, e, null);
@@ -144,25 +143,24 @@ public final class TableMaker {
     private record Ordered(int input, int section, TableEntry entry) {
     }
 
-    private static FileReport entriesOf(int input, ElfFile file, FileReport report, List<Ordered> into) {
+    private static FileReport entriesOf(int input, ElfImage image, FileReport report, List<Ordered> into) {
         List<Diagnostic> diagnostics = new ArrayList<>(report.diagnostics());
         if (report.hasErrors()) {
             String first = report.diagnostics().stream().filter(d -> d.severity() == Severity.ERROR).findFirst()
                     .map(Diagnostic::message).orElseThrow();
             throw new InputException("cannot make a table: " + first);
         }
-        FunctionIndex functions = FunctionIndex.of(file);
+        FunctionIndex functions = image.functions();
         boolean linked = report.linked();
         int absolute = 0;
         for (CallSite site : report.sites()) {
-            Section section = file.section(site.sectionIndex());
             Symbol f = functions.covering(site.sectionIndex(), site.offset());
             TableEntry entry;
             if (f != null && !f.isLocal()) {
-                long start = linked ? f.value() - section.address() : f.value();
-                entry = new TableEntry(file.path(), site, f.name(), site.offset() - start);
+                long start = functions.startOfCovering(site.sectionIndex(), site.offset());
+                entry = new TableEntry(image.path(), site, f.name(), site.offset() - start);
             } else if (linked) {
-                entry = new TableEntry(file.path(), site, null, site.address());
+                entry = new TableEntry(image.path(), site, null, site.address());
                 absolute++;
             } else {
                 diagnostics.add(Diagnostic.at(Severity.WARNING, site.section(), site.offset(), "site in "
@@ -173,7 +171,7 @@ public final class TableMaker {
             }
             into.add(new Ordered(input, linked ? 0 : site.sectionIndex(), entry));
         }
-        if (absolute > 0 && file.type() == ElfFile.ET_DYN) {
+        if (absolute > 0 && image.file().type() == ElfFile.ET_DYN) {
             diagnostics.add(Diagnostic.of(Severity.WARNING, absolute + " entr" + (absolute == 1 ? "y is" : "ies are")
                     + " in LOCAL functions and written as absolute addresses, which a position-independent image"
                     + " does not relocate at load time"));

@@ -4,24 +4,22 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.mcountkit.api.ArchBackend;
+import java.util.TreeSet;
+import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
-import org.mcountkit.api.ElfTarget;
-import org.mcountkit.api.EncodingException;
-import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
-import org.mcountkit.api.SiteState;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.CallTargets;
+import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfFiles;
-import org.mcountkit.core.pipeline.FunctionIndex;
+import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.pipeline.TableSites;
 import org.mcountkit.core.pipeline.TracedSections;
 
@@ -29,9 +27,8 @@ import org.mcountkit.core.pipeline.TracedSections;
  * Checks every entry of a linked image's {@code __mcount_loc} and
  * {@code __patchable_function_entries} (the sections of those names, or for a kernel image the
  * range between {@code __start_mcount_loc} and {@code __stop_mcount_loc}): the address lies in a
- * function of a traced code section, and the bytes there are what the backend's
- * {@link ArchBackend#classify classify} calls a call to the hook or a NOP (for a patchable entry,
- * a NOP pad). An entry that fails is a finding: a stale per-object offset after linker
+ * function of a traced code section, and the bytes there are what the backend's decoder reads
+ * as a call to the hook or a NOP (for a patchable entry, a NOP pad). An entry that fails is a finding: a stale per-object offset after linker
  * relaxation, the leftover of a weak function another definition replaced (its code is in no
  * function symbol), or a corrupted word. Zero words (discarded functions) are counted, not
  * checked, as the kernel skips them.
@@ -58,42 +55,33 @@ public final class Verifier {
             throw new InputException("not a linked image (e_type " + file.type()
                     + "): verify checks executables and shared objects; list reads objects");
         }
-        ArchBackend backend = backends.require(file.target());
-        return new Check(file, backend).run();
+        return new Check(ElfImage.of(file, backends.require(file.target()))).run();
     }
 
     /** The state of checking one image. */
     private static final class Check {
+        private final ElfImage image;
         private final ElfFile file;
-        private final ArchBackend backend;
-        private final ElfTarget target;
         private final int word;
-        private final PatchEncodings encodings;
-        private final FunctionIndex functions;
-        private final Map<Long, String> hooks = new LinkedHashMap<>();
+        private final CodeReader reader;
+        private final CallTargets hooks;
         private final List<Verification.Finding> findings = new ArrayList<>();
         private final List<Diagnostic> diagnostics = new ArrayList<>();
         private int checked;
         private int zeros;
 
-        Check(ElfFile file, ArchBackend backend) {
-            this.file = file;
-            this.backend = backend;
-            this.target = file.target();
-            this.word = target.pointerSize();
-            this.encodings = backend.encodings(target);
-            this.functions = FunctionIndex.of(file);
-            for (Symbol s : file.symbols()) {
-                if (backend.hookNames(target).contains(s.name()) && s.isInSection()) {
-                    hooks.putIfAbsent(s.value(), s.name());
-                }
-            }
+        Check(ElfImage image) {
+            this.image = image;
+            this.file = image.file();
+            this.word = image.target().pointerSize();
+            this.reader = CodeReader.of(image);
+            this.hooks = CallTargets.hooksOf(image);
         }
 
         Verification run() {
-            if (hooks.isEmpty()) {
+            if (image.hooks().defined().isEmpty()) {
                 diagnostics.add(Diagnostic.of(Severity.NOTE, "no hook (" + String.join(", ",
-                        backend.hookNames(target).stream().sorted().toList()) + ") is defined in the image:"
+                        new TreeSet<>(image.abi().hooks())) + ") is defined in the image:"
                         + " any call counts as the call to it"));
             }
             boolean found = false;
@@ -111,7 +99,7 @@ public final class Verifier {
                 diagnostics.add(Diagnostic.of(Severity.WARNING, "no " + McountLocSections.TABLE + " or "
                         + TableSites.PATCHABLE_FUNCTION_ENTRIES + " table: nothing to verify"));
             }
-            return new Verification(file.path(), backend.machineName(target), checked, zeros, findings, diagnostics);
+            return new Verification(file.path(), image.machine(), checked, zeros, findings, diagnostics);
         }
 
         /** A kernel image keeps its table inside {@code .init.data}, between two linker-script symbols. */
@@ -154,81 +142,43 @@ public final class Verifier {
         }
 
         private void entry(String table, long at, long address, boolean patchable) {
-            Section code = sectionAt(address);
+            Section code = image.codeSectionAt(address);
             if (code == null) {
-                findings.add(new Verification.Finding(table, at, address, null, null, expected(address),
+                findings.add(new Verification.Finding(table, at, address, null, null, expected(address, 0),
                         "not in any code section"));
                 return;
             }
-            long offset = address - code.address();
-            ByteBuffer bytes = file.bytes(code);
-            String function = functions.describe(code.index(), offset, false, code.address());
-            String foundBytes = hex(bytes, (int) offset, backend.siteLength(target, bytes, (int) offset));
+            int offset = (int) (address - code.address());
+            Code bytes = image.codeAt(code, offset);
+            String function = image.functions().describe(code.index(), offset);
+            String foundBytes = hex(bytes, offset, reader.siteLength(bytes, offset));
+            String expected = expected(address, bytes.mode());
             if (!TracedSections.isTraced(code.name())) {
-                findings.add(new Verification.Finding(table, at, address, function, foundBytes, expected(address),
+                findings.add(new Verification.Finding(table, at, address, function, foundBytes, expected,
                         "in " + code.name() + ", a section that is not traced"));
                 return;
             }
             if (function == null) {
-                findings.add(new Verification.Finding(table, at, address, null, foundBytes, expected(address),
+                findings.add(new Verification.Finding(table, at, address, null, foundBytes, expected,
                         "in no function symbol (the code of a weak function another definition replaced,"
                                 + " or padding)"));
                 return;
             }
-            if (patchable && backend.nopLength(target, bytes, (int) offset) > 0) {
+            if (patchable && reader.nopRun(bytes, offset, 1) > 0) {
                 return;
             }
-            if (state(bytes, (int) offset, code.address()) == SiteState.OTHER) {
-                findings.add(new Verification.Finding(table, at, address, function, foundBytes, expected(address),
+            if (reader.state(bytes, offset, hooks) == SiteState.OTHER) {
+                findings.add(new Verification.Finding(table, at, address, function, foundBytes, expected,
                         "neither a call to the hook nor a NOP"));
             }
         }
 
-        private SiteState state(ByteBuffer bytes, int offset, long codeAddress) {
-            if (hooks.isEmpty()) {
-                return backend.classify(target, bytes, offset, codeAddress, -1);
-            }
-            SiteState state = SiteState.OTHER;
-            for (long hook : hooks.keySet()) {
-                SiteState s = backend.classify(target, bytes, offset, codeAddress, hook);
-                if (s != SiteState.OTHER) {
-                    state = s;
-                }
-            }
-            return state;
+        private String expected(long address, int mode) {
+            return reader.expected(address, mode, image.hooks().defined());
         }
 
-        /** What the site should hold: the call to each defined hook, or the NOP. */
-        private String expected(long address) {
-            StringBuilder text = new StringBuilder();
-            for (Map.Entry<Long, String> hook : hooks.entrySet()) {
-                try {
-                    text.append("call ").append(hook.getValue()).append(" (")
-                            .append(HexFormat.ofDelimiter(" ").formatHex(encodings.call(address, hook.getKey())))
-                            .append(") or ");
-                } catch (EncodingException e) {
-                    text.append("call ").append(hook.getValue()).append(" (out of range here) or ");
-                }
-            }
-            if (hooks.isEmpty()) {
-                text.append("a call to ").append(String.join("/", backend.hookNames(target).stream().sorted()
-                        .toList())).append(" or ");
-            }
-            return text.append("nop (").append(HexFormat.ofDelimiter(" ")
-                    .formatHex(encodings.nop(encodings.siteLength()))).append(")").toString();
-        }
-
-        private Section sectionAt(long address) {
-            for (Section s : file.sections()) {
-                if (s.isAlloc() && TracedSections.isCode(s) && address >= s.address()
-                        && address - s.address() < s.size()) {
-                    return s;
-                }
-            }
-            return null;
-        }
-
-        private static String hex(ByteBuffer bytes, int offset, int length) {
+        private static String hex(Code code, int offset, int length) {
+            ByteBuffer bytes = code.bytes();
             int n = Math.max(0, Math.min(length, bytes.limit() - offset));
             byte[] b = new byte[n];
             bytes.get(offset, b);

@@ -142,7 +142,7 @@ class ExtendedNumberingTest {
             texts.add(byName.get(".text.f" + i).index());
         }
         BaseSymbols bases = BaseSymbols.choose(file, texts);
-        FunctionIndex functions = FunctionIndex.of(file);
+        FunctionIndex functions = FunctionIndex.of(file, Symbol::value);
         int reservedLooking = 0;
         for (int i = 0; i < FUNCTIONS; i++) {
             int section = texts.get(i);
@@ -152,7 +152,7 @@ class ExtendedNumberingTest {
             assertEquals(kind != Kind.GLOBAL, bases.missing().contains(section));
             String expected = kind == Kind.ANONYMOUS ? null : ManySections.siteOffset(i) == 0 ? "f" + i
                     : "f" + i + "+0x" + ManySections.siteOffset(i);
-            assertEquals(expected, functions.describe(section, ManySections.siteOffset(i), true, 0));
+            assertEquals(expected, functions.describe(section, ManySections.siteOffset(i)));
             if (section >= Symbol.SHN_LORESERVE && section <= Symbol.SHN_XINDEX && kind == Kind.GLOBAL) {
                 reservedLooking++;
             }

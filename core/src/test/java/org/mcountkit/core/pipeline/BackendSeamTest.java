@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.Mockito.atLeastOnce;
+import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
@@ -21,15 +22,20 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
+import org.mcountkit.api.RelocationType;
+import org.mcountkit.api.RelocationTypes;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
+import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.testkit.JelfElfFile;
@@ -67,6 +73,25 @@ class BackendSeamTest {
     /** x86's 5-byte NOP, nopl 0x0(%rax,%rax,1), as the mock's encoding. */
     private static final byte[] NOP5 = {0x0f, 0x1f, 0x44, 0x00, 0x00};
 
+    /** The mock's relocation types: only its table word has a name. */
+    private enum MockRelocation implements RelocationType {
+        R_MOCK_64(R_X86_64_64);
+
+        private final int number;
+
+        MockRelocation(int number) {
+            this.number = number;
+        }
+
+        @Override
+        public int number() {
+            return number;
+        }
+    }
+
+    private static final Abi ABI = Abi.builder("mock", ElfClass.ELF64).hooks(HOOK)
+            .relocations(RelocationTypes.of(MockRelocation.class), MockRelocation.R_MOCK_64).build();
+
     @TempDir
     Path dir;
 
@@ -88,8 +113,8 @@ class BackendSeamTest {
         object = Toolchain.X86_64.compile(Samples.write(dir, "seam.c", SOURCE), dir.resolve("seam.o"), "-pg",
                 "-mfentry");
         references = hookReferencesInCode(new JelfElfFile(object));
-        when(backend.hookNames(any())).thenReturn(Set.of(HOOK));
-        when(backend.relocationName(any(), anyInt())).thenAnswer(call -> "type " + call.getArgument(1));
+        when(backend.abi(any())).thenReturn(ABI);
+        lenient().when(backend.functionAddress(any(), any())).thenAnswer(call -> call.<Symbol>getArgument(1).value());
     }
 
     /** Scripted verdicts: the address load is rejected, b's call is the second half of a site, the rest are calls. */
@@ -113,7 +138,7 @@ class BackendSeamTest {
     void recognizeIsAskedOncePerHookRelocationInCode() {
         scriptVerdicts();
         ElfFile file = ElfFiles.open(object);
-        new SiteScanner(backend).scan(file);
+        ElfImage.of(file, backend).relocationSites();
 
         ArgumentCaptor<HookReference> asked = ArgumentCaptor.forClass(HookReference.class);
         verify(backend, times(references.size())).recognize(asked.capture());
@@ -136,12 +161,12 @@ class BackendSeamTest {
     @Test
     void verdictsBecomeSitesUntracedSitesAndDiagnostics() {
         scriptVerdicts();
-        SiteScan scan = new SiteScanner(backend).scan(ElfFiles.open(object));
+        SiteScan scan = ElfImage.of(ElfFiles.open(object), backend).relocationSites();
 
         assertEquals(List.of(".text+0x0 a", ".text+0x40 takes_address", ".init.text+0x0 init_f"),
-                describe(Lister.sites(scan.traced())));
+                describe(FoundSite.sites(scan.traced())));
         assertEquals(List.of(".noinstr.text+0x0 noinstr_f", ".text..nomcount+0x0 opted_out"),
-                describe(Lister.sites(scan.untraced())));
+                describe(FoundSite.sites(scan.untraced())));
 
         Relocation addressLoad = references.stream().map(Reference::relocation)
                 .filter(r -> r.type() == R_X86_64_32).findFirst().orElseThrow();
@@ -156,7 +181,7 @@ class BackendSeamTest {
         Diagnostic data = diagnostics.get(1);
         assertEquals(Severity.WARNING, data.severity());
         assertEquals(".data", data.section());
-        assertTrue(data.message().contains("type " + R_X86_64_64) && data.message().contains("not code"),
+        assertTrue(data.message().contains("R_MOCK_64") && data.message().contains("not code"),
                 data.message());
         assertNote(diagnostics.get(2), ".noinstr.text", "not traced");
         assertNote(diagnostics.get(3), ".text..nomcount", "opt out");
@@ -164,15 +189,13 @@ class BackendSeamTest {
 
     /**
      * Traced sites go into the table; untraced ones get the backend's NOP and their relocation
-     * the backend's NONE type (the mock's default, 0).
+     * the backend's NONE type (the gABI's default, 0).
      */
     @Test
     void recordWritesTracedSitesAndNopsUntracedOnes() throws IOException {
         scriptVerdicts();
         when(backend.supports(any())).thenReturn(true);
-        when(backend.machineName(any())).thenReturn("mock");
-        when(backend.tableRelocationType(any())).thenReturn(R_X86_64_64);
-        when(backend.encodings(any())).thenReturn(encodings);
+        when(backend.encodings(any(), anyInt())).thenReturn(encodings);
         when(encodings.nop(5)).thenReturn(NOP5.clone());
         FileReport report = new Recorder(new Backends(List.of(backend))).record(object, Recorder.Options.DEFAULT);
 
@@ -194,7 +217,6 @@ class BackendSeamTest {
     @Test
     void recordLeavesTheFileAloneWhenEveryReferenceIsRejected() throws IOException {
         when(backend.supports(any())).thenReturn(true);
-        when(backend.machineName(any())).thenReturn("mock");
         when(backend.recognize(any())).thenReturn(Recognition.rejected("never a call"));
         byte[] before = Files.readAllBytes(object);
 

@@ -21,6 +21,7 @@ import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Relocation;
+import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
@@ -120,17 +121,17 @@ public final class JelfElfFile implements ElfFile {
     }
 
     @Override
-    public List<Relocation> relocations(Section relocationSection) {
+    public List<Relocation> relocations(Section relocationSection, RelocationInfo split) {
         ElfSection section = elf.getSection(relocationSection.index());
         List<Relocation> list = new ArrayList<>();
         if (section instanceof ElfRelocationAddendSection rela) {
             for (ElfRelocationAddend r : rela.relocations) {
                 long addend = elf.is32Bits() ? (int) r.r_addend : r.r_addend;
-                list.add(new Relocation(mask(r.r_offset), (int) r.getType(), r.getSymbolIndex(), addend, true));
+                list.add(new Relocation(mask(r.r_offset), split.type(r.r_info), split.symbol(r.r_info), addend, true));
             }
         } else if (section instanceof ElfRelocationSection rel) {
             for (ElfRelocation r : rel.relocations) {
-                list.add(new Relocation(mask(r.r_offset), (int) r.getType(), r.getSymbolIndex(), 0, false));
+                list.add(new Relocation(mask(r.r_offset), split.type(r.r_info), split.symbol(r.r_info), 0, false));
             }
         }
         return list;

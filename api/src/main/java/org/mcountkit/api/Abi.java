@@ -1,0 +1,115 @@
+package org.mcountkit.api;
+
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The ABI facts of one machine variant (x86_64, i386, aarch64_be...) that core needs besides
+ * decoding: its name in reports, the hook symbols its compilers call, its relocation types, the
+ * type of an absolute pointer-sized table word, its NONE type, whether its objects carry explicit
+ * addends ({@code SHT_RELA}), how {@code r_info} is packed, and whether its kernels want the hook
+ * reference weak (an undefined weak hook keeps the linker from relaxing that one call), and
+ * whether its decoder delimits instructions or code must be scanned byte by byte. A backend
+ * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
+ */
+public record Abi(
+        String machineName,
+        Set<String> hooks,
+        RelocationTypes relocations,
+        int tableRelocation,
+        int noneRelocation,
+        boolean rela,
+        RelocationInfo relocationInfo,
+        boolean hookShouldBeWeak,
+        boolean scanByteByByte) {
+
+    public Abi {
+        Objects.requireNonNull(machineName, "machineName");
+        hooks = Set.copyOf(hooks);
+        Objects.requireNonNull(relocations, "relocations");
+        Objects.requireNonNull(relocationInfo, "relocationInfo");
+    }
+
+    /** The name of a relocation type for messages ({@code R_X86_64_PLT32}), or its number. */
+    public String relocationName(int type) {
+        return relocations.name(type);
+    }
+
+    /** Starts the facts of a machine variant named {@code machineName} of files of {@code elfClass}. */
+    public static Builder builder(String machineName, ElfClass elfClass) {
+        return new Builder(machineName, elfClass);
+    }
+
+    /** Collects an {@link Abi}; every fact without a setter call keeps the gABI's default. */
+    public static final class Builder {
+        private final String machineName;
+        private Set<String> hooks = Set.of();
+        private RelocationTypes relocations;
+        private int tableRelocation = -1;
+        private int noneRelocation;
+        private boolean rela = true;
+        private RelocationInfo relocationInfo;
+        private boolean hookShouldBeWeak;
+        private boolean scanByteByByte;
+
+        private Builder(String machineName, ElfClass elfClass) {
+            this.machineName = machineName;
+            this.relocationInfo = RelocationInfo.standard(elfClass);
+        }
+
+        /** Every spelling of the hook the machine's compilers call ({@code mcount}, {@code __fentry__}). */
+        public Builder hooks(String... names) {
+            this.hooks = Set.of(names);
+            return this;
+        }
+
+        /** The relocation types, and which of them is an absolute pointer-sized word ({@code R_X86_64_64}). */
+        public Builder relocations(RelocationTypes types, RelocationType tableWord) {
+            this.relocations = types;
+            this.tableRelocation = tableWord.number();
+            return this;
+        }
+
+        /** The machine's {@code R_*_NONE}, when it is not 0. */
+        public Builder none(RelocationType none) {
+            this.noneRelocation = none.number();
+            return this;
+        }
+
+        /** Objects keep addends in the relocated bytes ({@code SHT_REL}), as on i386. */
+        public Builder rel() {
+            this.rela = false;
+            return this;
+        }
+
+        /** {@code r_info} is packed the machine's own way (mips64). */
+        public Builder relocationInfo(RelocationInfo info) {
+            this.relocationInfo = info;
+            return this;
+        }
+
+        /** The machine's kernels want an undefined weak hook, so that the linker leaves its calls alone. */
+        public Builder hookShouldBeWeak() {
+            this.hookShouldBeWeak = true;
+            return this;
+        }
+
+        /**
+         * Instructions have no fixed length or alignment and the decoder does not delimit them
+         * (x86): a walk through code tries every byte, so a call is never hidden by a misread
+         * instruction before it.
+         */
+        public Builder scannedByteByByte() {
+            this.scanByteByByte = true;
+            return this;
+        }
+
+        public Abi build() {
+            if (relocations == null) {
+                throw new IllegalStateException(machineName + ": no relocation types");
+            }
+            return new Abi(machineName, hooks, relocations, tableRelocation, noneRelocation, rela, relocationInfo,
+                    hookShouldBeWeak, scanByteByByte);
+        }
+    }
+}

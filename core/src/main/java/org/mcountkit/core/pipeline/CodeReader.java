@@ -1,0 +1,171 @@
+package org.mcountkit.core.pipeline;
+
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.mcountkit.api.Abi;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.EncodingException;
+import org.mcountkit.api.Instruction;
+import org.mcountkit.api.PatchEncodings;
+
+/**
+ * Core's reading of machine code, on top of the one thing a backend knows ({@link
+ * ArchBackend#decode what is at an offset}): whether that is a call to the hook, what a site
+ * holds, how long a site and a NOP pad are, which calls a function makes, and what a site should
+ * hold. Every command that looks at code asks here, so the rules live once.
+ */
+public final class CodeReader {
+
+    private final ArchBackend backend;
+    private final ElfTarget target;
+    private final Abi abi;
+    private final long addressMask;
+
+    public CodeReader(ArchBackend backend, ElfTarget target) {
+        this.backend = backend;
+        this.target = target;
+        this.abi = backend.abi(target);
+        this.addressMask = target.is64() ? -1L : 0xffffffffL;
+    }
+
+    /** The reader for an image's code. */
+    public static CodeReader of(ElfImage image) {
+        return new CodeReader(image.backend(), image.target());
+    }
+
+    /** What is at {@code offset}; a place outside the code is {@code Other}. */
+    public Instruction decode(Code code, int offset) {
+        if (offset < 0 || offset >= code.bytes().limit()) {
+            return new Instruction.Other(1);
+        }
+        Instruction found = backend.decode(code, offset);
+        if (offset + found.length() > code.bytes().limit() && !(found instanceof Instruction.Other)) {
+            // A backend that misjudged the end: what does not fit is not an instruction here.
+            return new Instruction.Other(1);
+        }
+        return found;
+    }
+
+    /** True when {@code instruction} is a call that {@code targets} count as the hook's. */
+    public boolean callsHook(Instruction instruction, CallTargets targets) {
+        if (!(instruction instanceof Instruction.Call call)) {
+            return false;
+        }
+        if (!call.targetKnown()) {
+            return targets.isAny();
+        }
+        return targets.accepts(call.target() & addressMask);
+    }
+
+    /** Whether the site at {@code offset} holds a call to one of {@code targets}, the site's NOP, or neither. */
+    public SiteState state(Code code, int offset, CallTargets targets) {
+        Instruction here = decode(code, offset);
+        if (here instanceof Instruction.Nop) {
+            return SiteState.NOP;
+        }
+        return callsHook(here, targets) ? SiteState.CALL : SiteState.OTHER;
+    }
+
+    /**
+     * How many bytes the site at {@code offset} spans, judged from its bytes: the call there
+     * (which a linker may have left longer or shorter than the compiler's, x86's {@code addr32 call}
+     * or RISC-V's relaxed {@code jal}), or the run of site NOPs up to the machine's site length
+     * (shorter when the NOPs stop early: a relaxed site that was NOPed); otherwise the machine's
+     * site length.
+     */
+    public int siteLength(Code code, int offset) {
+        int standard = encodings(code.mode()).siteLength();
+        Instruction here = decode(code, offset);
+        if (here instanceof Instruction.Call) {
+            return here.length();
+        }
+        if (!(here instanceof Instruction.Nop)) {
+            return standard;
+        }
+        int length = 0;
+        while (length < standard && decode(code, offset + length) instanceof Instruction.Nop nop) {
+            length += nop.length();
+        }
+        return length;
+    }
+
+    /**
+     * Bytes of no-ops (site NOPs and padding) from {@code offset}, counted until something else
+     * or until at least {@code limit}: the pad of a patchable entry.
+     */
+    public int nopRun(Code code, int offset, int limit) {
+        int length = 0;
+        while (length < limit) {
+            Instruction here = decode(code, offset + length);
+            if (!(here instanceof Instruction.Nop) && !(here instanceof Instruction.Pad)) {
+                break;
+            }
+            length += here.length();
+        }
+        return length;
+    }
+
+    /**
+     * The calls to the hook in {@code length} bytes of code from {@code start} (one function),
+     * offsets relative to {@code start}. The walk steps over each instruction as the decoder
+     * delimits it; on machines whose decoder does not ({@link Abi#scanByteByByte}) it tries
+     * every byte, stepping over a call only when it is the hook's.
+     */
+    public List<HookCall> hookCalls(Code code, int start, int length, CallTargets targets) {
+        List<HookCall> calls = new ArrayList<>();
+        int end = start + length;
+        int at = start;
+        while (at < end) {
+            Instruction here = decode(code, at);
+            if (callsHook(here, targets) && at + here.length() <= end) {
+                long to = ((Instruction.Call) here).target();
+                calls.add(new HookCall(at - start, here.length(), to == Instruction.UNKNOWN_TARGET ? to : to & addressMask));
+                at += here.length();
+            } else {
+                at += abi.scanByteByByte() ? 1 : here.length();
+            }
+        }
+        return calls;
+    }
+
+    /**
+     * A call to the hook found by {@link #hookCalls}: {@code length} bytes at {@code offset}, going
+     * to {@code target} ({@link Instruction#UNKNOWN_TARGET} when the bytes do not say).
+     */
+    public record HookCall(int offset, int length, long target) {
+    }
+
+    /**
+     * What a site at {@code address} should hold, for messages: the call to each of
+     * {@code calls} (address to name), or any call to a hook when there are none, or the NOP.
+     */
+    public String expected(long address, int mode, Map<Long, String> calls) {
+        PatchEncodings encodings = encodings(mode);
+        StringBuilder text = new StringBuilder();
+        for (Map.Entry<Long, String> call : calls.entrySet()) {
+            text.append("call ").append(call.getValue());
+            try {
+                text.append(" (").append(hex(encodings.call(address, call.getKey()))).append(") or ");
+            } catch (EncodingException e) {
+                text.append(" (out of range here) or ");
+            }
+        }
+        if (calls.isEmpty()) {
+            text.append("a call to ").append(String.join("/", new TreeSet<>(abi.hooks()))).append(" or ");
+        }
+        return text.append("nop (").append(hex(encodings.nop(encodings.siteLength()))).append(")").toString();
+    }
+
+    public PatchEncodings encodings(int mode) {
+        return backend.encodings(target, mode);
+    }
+
+    public static String hex(byte[] bytes) {
+        return HexFormat.ofDelimiter(" ").formatHex(bytes);
+    }
+}

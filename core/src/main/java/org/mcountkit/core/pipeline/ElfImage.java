@@ -1,0 +1,196 @@
+package org.mcountkit.core.pipeline;
+
+import com.google.common.collect.Range;
+import com.google.common.collect.RangeMap;
+import com.google.common.collect.TreeRangeMap;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.mcountkit.api.Abi;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.elf.ElfFile;
+
+/**
+ * One input file as every command sees it: read once, with its backend and ABI facts, and the
+ * facts derived from it computed once, when first asked for (as LLVM XRay's map loader resolves
+ * relocations once and then reads in one pass): the function index, the hook symbols, the
+ * relocation sections of each section, the code sections by address, the sites. Not thread-safe:
+ * one image belongs to the one thread processing its file.
+ */
+public final class ElfImage {
+
+    private final ElfFile file;
+    private final ArchBackend backend;
+    private final Abi abi;
+    private FunctionIndex functions;
+    private HookSymbols hooks;
+    private Map<Integer, List<Section>> relocationSections;
+    private RangeMap<Long, Section> codeByAddress;
+    private SiteScan relocationSites;
+    private TableSites.TableScan tableSites;
+    private Sites sites;
+
+    private ElfImage(ElfFile file, ArchBackend backend) {
+        this.file = file;
+        this.backend = backend;
+        this.abi = backend.abi(file.target());
+    }
+
+    /**
+     * Reads {@code path} and chooses its backend.
+     *
+     * @throws InputException naming the reason when it is not readable ELF of a machine a backend takes
+     */
+    public static ElfImage open(Path path, Backends backends) {
+        ElfFile file = ElfFiles.open(path);
+        return new ElfImage(file, backends.require(file.target()));
+    }
+
+    /** An image of a file already read, with the backend chosen for it. */
+    public static ElfImage of(ElfFile file, ArchBackend backend) {
+        return new ElfImage(file, backend);
+    }
+
+    public ElfFile file() {
+        return file;
+    }
+
+    public Path path() {
+        return file.path();
+    }
+
+    public ArchBackend backend() {
+        return backend;
+    }
+
+    public Abi abi() {
+        return abi;
+    }
+
+    public ElfTarget target() {
+        return file.target();
+    }
+
+    /** The machine's name in reports ({@code x86_64}). */
+    public String machine() {
+        return abi.machineName();
+    }
+
+    /** True for a relocatable object ({@code ET_REL}), whose sections all sit at address 0. */
+    public boolean relocatable() {
+        return file.type() == ElfFile.ET_REL;
+    }
+
+    /** True for an executable or shared object, whose sites have run-time addresses. */
+    public boolean linked() {
+        return !relocatable();
+    }
+
+    public Section section(int index) {
+        return file.section(index);
+    }
+
+    /** The section's bytes as code, read in the default instruction-set mode. */
+    public Code code(Section section) {
+        return new Code(target(), file.bytes(section), section.address(), 0);
+    }
+
+    /** The section's bytes as code, in the mode of the function covering {@code offset}. */
+    public Code codeAt(Section section, long offset) {
+        Code code = code(section);
+        Symbol function = functions().covering(section.index(), offset);
+        return function == null ? code : code.withMode(backend.functionMode(target(), function));
+    }
+
+    /** The relocations of {@code relocationSection}, with {@code r_info} split the machine's way. */
+    public List<Relocation> relocations(Section relocationSection) {
+        return file.relocations(relocationSection, abi.relocationInfo());
+    }
+
+    public FunctionIndex functions() {
+        if (functions == null) {
+            functions = FunctionIndex.of(file, s -> backend.functionAddress(target(), s));
+        }
+        return functions;
+    }
+
+    public HookSymbols hooks() {
+        if (hooks == null) {
+            hooks = HookSymbols.of(this);
+        }
+        return hooks;
+    }
+
+    /** The relocation sections (through the symbol table) that apply to section {@code index}. */
+    public List<Section> relocationSectionsOf(int index) {
+        if (relocationSections == null) {
+            int symtab = file.symbolTable().map(Section::index).orElse(-1);
+            relocationSections = new HashMap<>();
+            for (Section rs : file.sections()) {
+                if (rs.isRelocationSection() && rs.link() == symtab) {
+                    relocationSections.computeIfAbsent(rs.info(), k -> new ArrayList<>(1)).add(rs);
+                }
+            }
+        }
+        return relocationSections.getOrDefault(index, List.of());
+    }
+
+    /** The allocated code section holding run-time address {@code address}, or null. */
+    public Section codeSectionAt(long address) {
+        if (codeByAddress == null) {
+            TreeRangeMap<Long, Section> sections = TreeRangeMap.create();
+            List<Section> all = file.sections();
+            // Put last to first: where code sections overlap (a damaged image) the first one wins.
+            for (int i = all.size() - 1; i > 0; i--) {
+                Section s = all.get(i);
+                long end = s.address() + s.size();
+                if (s.isAlloc() && TracedSections.isCode(s) && end > s.address()) {
+                    sections.put(Range.closedOpen(s.address(), end), s);
+                }
+            }
+            codeByAddress = sections;
+        }
+        return codeByAddress.get(address);
+    }
+
+    /** What the hook relocations reveal: sites in traced and untraced sections, and diagnostics. */
+    public SiteScan relocationSites() {
+        if (relocationSites == null) {
+            relocationSites = new SiteScanner(this).scan();
+        }
+        return relocationSites;
+    }
+
+    /** The entries of the site tables the file carries. */
+    public TableSites.TableScan tableSites() {
+        if (tableSites == null) {
+            tableSites = new TableSites(this).read();
+        }
+        return tableSites;
+    }
+
+    /**
+     * Every site of the file: from hook relocations, else (a linked image that kept none) from
+     * its code, and from its tables.
+     */
+    public Sites sites() {
+        if (sites == null) {
+            sites = Sites.of(this);
+        }
+        return sites;
+    }
+
+    /** The file's bytes of {@code section}. */
+    public ByteBuffer bytes(Section section) {
+        return file.bytes(section);
+    }
+}

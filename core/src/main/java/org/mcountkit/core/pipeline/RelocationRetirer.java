@@ -1,0 +1,51 @@
+package org.mcountkit.core.pipeline;
+
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.core.elf.ElfAppender;
+
+/**
+ * Retypes to the machine's NONE type every relocation that would write into bytes turned into a
+ * NOP, so the linker leaves the NOP alone (the kernel tool does so on x86 and arm64). Ranges are
+ * collected first and each relocation section is read once, however many sites are NOPed.
+ */
+final class RelocationRetirer {
+
+    private final ElfImage image;
+    private final ElfAppender out;
+    /** Per code section: start offset to end offset of each NOPed range. */
+    private final Map<Integer, NavigableMap<Long, Long>> ranges = new TreeMap<>();
+
+    RelocationRetirer(ElfImage image, ElfAppender out) {
+        this.image = image;
+        this.out = out;
+    }
+
+    /** Marks {@code length} bytes at {@code offset} of section {@code code} as NOPed. */
+    void add(int code, long offset, int length) {
+        ranges.computeIfAbsent(code, k -> new TreeMap<>()).merge(offset, offset + length, Math::max);
+    }
+
+    /** Retypes every relocation inside a marked range, in every relocation section of its code section. */
+    void retire() {
+        int none = image.abi().noneRelocation();
+        for (Map.Entry<Integer, NavigableMap<Long, Long>> code : ranges.entrySet()) {
+            NavigableMap<Long, Long> nopped = code.getValue();
+            for (Section rs : image.relocationSectionsOf(code.getKey())) {
+                List<Relocation> relocations = image.relocations(rs);
+                for (int i = 0; i < relocations.size(); i++) {
+                    long at = relocations.get(i).offset();
+                    Map.Entry<Long, Long> range = nopped.floorEntry(at);
+                    if (range != null && at < range.getValue()) {
+                        out.retypeRelocation(rs, i, none);
+                    }
+                }
+            }
+        }
+        ranges.clear();
+    }
+}

@@ -1,0 +1,41 @@
+package org.mcountkit.core.pipeline;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Diagnostic;
+
+/**
+ * Every site of one file, found once: the calls its hook relocations reveal (or, in a linked
+ * image that kept none, its code), in traced and in untraced sections, the entries of the tables
+ * it carries, and what was said on the way. Objects and linked images alike.
+ */
+public record Sites(List<CallSite> calls, List<CallSite> untraced, List<CallSite> tableEntries,
+        List<Diagnostic> diagnostics) {
+
+    static Sites of(ElfImage image) {
+        SiteScan scan = image.relocationSites();
+        List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
+        List<CallSite> calls = FoundSite.sites(scan.traced());
+        List<CallSite> untraced = FoundSite.sites(scan.untraced());
+        if (image.linked() && calls.isEmpty() && untraced.isEmpty()) {
+            // No relocations kept (no ld -q): the linked code itself is read.
+            LinkedCodeDecoder.Decoded decoded = new LinkedCodeDecoder(image).decode();
+            calls = decoded.traced();
+            untraced = decoded.untraced();
+            diagnostics.addAll(decoded.diagnostics());
+        }
+        TableSites.TableScan tables = image.tableSites();
+        diagnostics.addAll(tables.diagnostics());
+        return new Sites(List.copyOf(calls), List.copyOf(untraced), tables.sites(), List.copyOf(diagnostics));
+    }
+
+    /**
+     * The sites {@code list} reports: every call, then every table entry at a place no call
+     * already names (an object compiled with {@code -mrecord-mcount}, or recorded earlier, lists
+     * each call once, as a relocation site).
+     */
+    public List<CallSite> listed() {
+        return ListedSites.merge(calls, tableEntries);
+    }
+}
