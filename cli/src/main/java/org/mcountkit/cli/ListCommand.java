@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.batch.Outcome;
+import org.mcountkit.core.Outcome;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TextReportWriter;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,7 +47,7 @@ final class ListCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Mcountkit mcountkit = plugins.mcountkit(spec);
+        Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
         Progress progress = Progress.forRun(files.size());
         List<Outcome> outcomes = mcountkit.listAll(files, jobs.jobs, progress::finished);
         progress.close();

@@ -6,8 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.postlink.PatchResult;
-import org.mcountkit.core.postlink.Patcher;
+import org.mcountkit.core.PatchResult;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,6 +14,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import org.mcountkit.core.PatchOptions;
+import org.mcountkit.core.PatchMode;
 
 /** {@code patch}: every recorded site becomes the NOP or the call, after checking its old bytes. */
 @Command(name = "patch", mixinStandardHelpOptions = true, versionProvider = Version.class,
@@ -63,8 +64,8 @@ final class PatchCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Mcountkit mcountkit = plugins.mcountkit(spec);
-        Patcher.Options options = new Patcher.Options(mode.nop ? Patcher.Mode.NOP : Patcher.Mode.CALL, tableOnly,
+        Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
+        PatchOptions options = new PatchOptions(mode.nop ? PatchMode.NOP : PatchMode.CALL, tableOnly,
                 target);
         int bad = 0;
         for (Path file : files) {

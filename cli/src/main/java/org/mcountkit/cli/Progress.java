@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import org.mcountkit.core.batch.Outcome;
+import org.mcountkit.core.Outcome;
 
 /**
  * One self-rewriting status line on the terminal for runs that last over a second: files done,

@@ -6,11 +6,10 @@ import java.util.List;
 import java.util.Set;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.batch.Outcome;
+import org.mcountkit.core.Outcome;
 import org.mcountkit.core.output.OneLine;
-import org.mcountkit.core.pipeline.FileReport;
-import org.mcountkit.core.pipeline.Recorder;
-import org.slf4j.Logger;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * Records every file and prints what the kernel's tool prints. Shared by the plain parser and
@@ -25,10 +24,9 @@ final class RecordRun {
     static int run(Mcountkit mcountkit, RecordArguments arguments, PrintWriter out, PrintWriter err) {
         Verbosity verbosity = Verbosity.of(arguments.verbose(), arguments.quiet());
         Reporter reporter = new Reporter(err, verbosity);
-        Logger log = verbosity.detailLog();
         Progress progress = Progress.forRun(arguments.files().size());
-        List<Outcome> outcomes = mcountkit.recordAll(arguments.files(),
-                new Recorder.Options(arguments.strict(), arguments.fsync()), arguments.jobs(), progress::finished);
+        List<Outcome> outcomes = mcountkit.withLog(verbosity.detailLog()).recordAll(arguments.files(),
+                new RecordOptions(arguments.strict(), arguments.fsync()), arguments.jobs(), progress::finished);
         progress.close();
         int bad = 0;
         for (Outcome outcome : outcomes) {
@@ -36,8 +34,6 @@ final class RecordRun {
                 reporter.failed(outcome.file(), outcome.failure());
             } else {
                 FileReport report = outcome.report();
-                log.debug("{}: {} site(s), {}", report.file(), report.sites().size(),
-                        report.changed() ? "table appended" : "unchanged");
                 reporter.diagnostics(report);
                 if (arguments.warnUntraced()) {
                     printUntraced(out, report);

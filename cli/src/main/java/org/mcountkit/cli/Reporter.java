@@ -6,7 +6,7 @@ import java.util.List;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.output.OneLine;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 
 /** Prints problems as {@code mcountkit: FILE: reason}, filtered by verbosity. */
 final class Reporter {

@@ -11,10 +11,9 @@ import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TableAsmWriter;
-import org.mcountkit.core.pipeline.FileReport;
-import org.mcountkit.core.postlink.Table;
-import org.mcountkit.core.postlink.TableFormat;
-import org.mcountkit.core.postlink.TableMaker;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Table;
+import org.mcountkit.core.TableFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,6 +21,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import org.mcountkit.core.TableOptions;
 
 /** {@code table}: one __mcount_loc table from the sites of some inputs, to link in after the final link. */
 @Command(name = "table", mixinStandardHelpOptions = true, versionProvider = Version.class,
@@ -66,10 +66,10 @@ final class TableCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--format object needs -o OUT");
         }
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Mcountkit mcountkit = plugins.mcountkit(spec);
+        Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
         Table table;
         try {
-            table = mcountkit.table(inputs, new TableMaker.Options(sort, jobs.jobs));
+            table = mcountkit.table(inputs, new TableOptions(sort, jobs.jobs));
         } catch (FileInputException e) {
             reporter.failed(e.file(), e.getMessage());
             return 1;

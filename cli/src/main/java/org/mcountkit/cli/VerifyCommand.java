@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.output.VerificationJsonWriter;
-import org.mcountkit.core.postlink.Verification;
+import org.mcountkit.core.Verification;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,7 +45,7 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Mcountkit mcountkit = plugins.mcountkit(spec);
+        Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
         List<Verification> results = new ArrayList<>();
         int bad = 0;
         for (Path image : images) {

@@ -15,29 +15,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The CLI is a front end over the library API and nothing else: every core type it imports is
- * one that {@code org.mcountkit.core}'s package documentation names as API, so a tool embedding
- * the library can do all that the CLI does.
+ * in a package {@code org.mcountkit.core}'s package documentation names as API, so a tool
+ * embedding the library can do all that the CLI does.
  */
 class CliUsesOnlyTheLibraryApiTest {
 
-    private static final Set<String> API = Set.of(
-            "org.mcountkit.core.Mcountkit",
-            "org.mcountkit.core.InputException",
-            "org.mcountkit.core.FileInputException",
-            "org.mcountkit.core.postlink.Table",
-            "org.mcountkit.core.postlink.TableMaker",
-            "org.mcountkit.core.postlink.TableFormat",
-            "org.mcountkit.core.postlink.Verification",
-            "org.mcountkit.core.postlink.PatchResult",
-            "org.mcountkit.core.postlink.Patcher",
-            "org.mcountkit.core.output.TableAsmWriter",
-            "org.mcountkit.core.output.VerificationJsonWriter",
-            "org.mcountkit.core.batch.Outcome",
-            "org.mcountkit.core.pipeline.FileReport",
-            "org.mcountkit.core.pipeline.Recorder",
-            "org.mcountkit.core.output.JsonReportWriter",
-            "org.mcountkit.core.output.TextReportWriter",
-            "org.mcountkit.core.output.OneLine");
+    /** The API packages: the facade with its options and results, and the report writers. */
+    private static final Set<String> API_PACKAGES = Set.of("org.mcountkit.core", "org.mcountkit.core.output");
 
     @Test
     void everyCoreImportOfTheCliIsApi() throws IOException {
@@ -49,9 +33,13 @@ class CliUsesOnlyTheLibraryApiTest {
         }
 
         assertTrue(imported.contains("org.mcountkit.core.Mcountkit"), imported.toString());
-        Set<String> outside = new TreeSet<>(imported);
-        outside.removeAll(API);
-        assertEquals(Set.of(), outside);
+        Set<String> outside = new TreeSet<>();
+        for (String type : imported) {
+            if (!API_PACKAGES.contains(type.substring(0, type.lastIndexOf('.')))) {
+                outside.add(type);
+            }
+        }
+        assertEquals(Set.of(), outside, "internal packages (elf, pipeline, postlink, batch) are not API");
     }
 
     private static List<String> coreImports(Path source) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.testkit.Objdump;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;

@@ -15,8 +15,8 @@ import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.core.batch.Outcome;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.Outcome;
+import org.mcountkit.core.FileReport;
 
 /** The terminal status line: quiet for the first second, then redrawn in place, cleared at the end. */
 class ProgressTest {

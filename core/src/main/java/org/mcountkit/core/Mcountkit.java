@@ -16,22 +16,18 @@ import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.mcountkit.core.batch.BatchRunner;
-import org.mcountkit.core.batch.Outcome;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.output.TableObjectWriter;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
-import org.mcountkit.core.postlink.PatchResult;
 import org.mcountkit.core.postlink.Patcher;
-import org.mcountkit.core.postlink.Table;
-import org.mcountkit.core.postlink.TableFormat;
 import org.mcountkit.core.postlink.TableMaker;
-import org.mcountkit.core.postlink.Verification;
 import org.mcountkit.core.postlink.Verifier;
+import org.slf4j.Logger;
+import org.slf4j.helpers.NOPLogger;
 
 /**
  * The library entry point: list and record the call sites of ELF files with a chosen set of
@@ -52,13 +48,28 @@ import org.mcountkit.core.postlink.Verifier;
 public final class Mcountkit {
 
     private final Backends backends;
+    private final Logger log;
     private final Lister lister;
     private final Recorder recorder;
 
-    private Mcountkit(Backends backends) {
+    private Mcountkit(Backends backends, Logger log) {
         this.backends = backends;
-        this.lister = new Lister(backends);
-        this.recorder = new Recorder(backends);
+        this.log = log;
+        this.lister = new Lister(backends, log);
+        this.recorder = new Recorder(backends, log);
+    }
+
+    private Mcountkit(Backends backends) {
+        this(backends, NOPLogger.NOP_LOGGER);
+    }
+
+    /**
+     * The same library, telling {@code log} at DEBUG what it decides per file (the backend chosen,
+     * what was found and written, how long it took). Without it nothing is logged, and no logging
+     * system is started.
+     */
+    public Mcountkit withLog(Logger log) {
+        return new Mcountkit(backends, log);
     }
 
     /** Uses the backends {@link java.util.ServiceLoader} finds on the class path of this library. */
@@ -124,7 +135,7 @@ public final class Mcountkit {
      * @throws InputException when the file cannot be read or written, or {@code options.strict()}
      *     and the scan warned
      */
-    public FileReport record(Path file, Recorder.Options options) {
+    public FileReport record(Path file, RecordOptions options) {
         return recorder.record(file, options);
     }
 
@@ -136,8 +147,8 @@ public final class Mcountkit {
         return new BatchRunner(jobs).run(files, lister::list, onEach);
     }
 
-    /** {@link #record(Path, Recorder.Options)} over many files, as {@link #listAll} runs them. */
-    public List<Outcome> recordAll(List<Path> files, Recorder.Options options, int jobs, Consumer<Outcome> onEach) {
+    /** {@link #record(Path, RecordOptions)} over many files, as {@link #listAll} runs them. */
+    public List<Outcome> recordAll(List<Path> files, RecordOptions options, int jobs, Consumer<Outcome> onEach) {
         return new BatchRunner(jobs).run(files, file -> recorder.record(file, options), onEach);
     }
 
@@ -149,8 +160,8 @@ public final class Mcountkit {
      * @throws org.mcountkit.core.FileInputException naming the input that cannot be read or is of
      *     another machine
      */
-    public Table table(List<Path> inputs, TableMaker.Options options) {
-        return new TableMaker(backends).make(inputs, options);
+    public Table table(List<Path> inputs, TableOptions options) {
+        return new TableMaker(backends, log).make(inputs, options);
     }
 
     /**
@@ -196,7 +207,7 @@ public final class Mcountkit {
      * @throws InputException when the file is not a linked image of a supported machine
      */
     public Verification verify(Path image) {
-        return new Verifier(backends).verify(image);
+        return new Verifier(backends, log).verify(image);
     }
 
     /**
@@ -205,8 +216,8 @@ public final class Mcountkit {
      *
      * @throws InputException when the file cannot be read or written, or the call target is unknown
      */
-    public PatchResult patch(Path file, Patcher.Options options) {
-        return new Patcher(backends).patch(file, options);
+    public PatchResult patch(Path file, PatchOptions options) {
+        return new Patcher(backends, log).patch(file, options);
     }
 
     private static URL url(Path jar) {

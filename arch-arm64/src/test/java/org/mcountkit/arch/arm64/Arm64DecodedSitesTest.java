@@ -10,7 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;

@@ -16,14 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mcountkit.api.CallSite;
-import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
@@ -34,6 +33,7 @@ import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 import org.mcountkit.core.testkit.CodeCheck;
 import org.mcountkit.core.pipeline.CodeReader;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * Executables linked against glibc (libc6-dev-arm64-cross): their tables hold addresses, which
@@ -141,7 +141,7 @@ class Arm64LinkedImageTest {
     private Path linkRecordedPgImage() {
         Path pg = Toolchain.AARCH64.compile(Sources.kernelLike(dir), dir.resolve("pg.o"), "-pg",
                 "-DHOOK_SYMBOL=_mcount");
-        new Recorder(Backends.load()).record(pg, Recorder.Options.DEFAULT);
+        new Recorder(Backends.load()).record(pg, RecordOptions.DEFAULT);
         Path main = Toolchain.AARCH64.compile(Samples.write(dir, "main.c", """
                 int ext(int x) { return x + 1; }
                 extern int g2(int);

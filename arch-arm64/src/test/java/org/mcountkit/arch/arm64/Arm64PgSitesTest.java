@@ -17,7 +17,7 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.ObjdumpCode;
@@ -26,6 +26,7 @@ import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * {@code record} on arm64 {@code -pg} objects: the same bytes as Debian's C recordmcount, a table
@@ -49,7 +50,7 @@ class Arm64RecordTest {
         Path ours = Files.copy(object, dir.resolve("ours.o"));
         Path theirs = Files.copy(object, dir.resolve("theirs.o"));
 
-        FileReport report = recorder.record(ours, Recorder.Options.DEFAULT);
+        FileReport report = recorder.record(ours, RecordOptions.DEFAULT);
         ReferenceRecordMcount.run(dir, theirs.toString()).requireSuccess(List.of("recordmcount", theirs.toString()));
 
         assertTrue(report.changed());
@@ -67,7 +68,7 @@ class Arm64RecordTest {
         Path ours = Files.copy(object, dir.resolve("ours.o"));
         Path theirs = Files.copy(object, dir.resolve("theirs.o"));
 
-        recorder.record(ours, Recorder.Options.DEFAULT);
+        recorder.record(ours, RecordOptions.DEFAULT);
         ReferenceRecordMcount.run(dir, theirs.toString()).requireSuccess(List.of("recordmcount", theirs.toString()));
 
         ObjdumpCode.Instruction after = Disassembly.of(ours).instructions().stream()
@@ -84,7 +85,7 @@ class Arm64RecordTest {
         List<String> calls = Disassembly.of(object).callsTo("_mcount").stream().map(ObjdumpCode.Instruction::place)
                 .toList();
 
-        recorder.record(object, Recorder.Options.DEFAULT);
+        recorder.record(object, RecordOptions.DEFAULT);
 
         List<String> recorded = TableOracle.entries(object, "__mcount_loc").stream().map(Object::toString).toList();
         assertEquals(6, calls.size(), calls.toString());
@@ -97,7 +98,7 @@ class Arm64RecordTest {
         Path object = compilePg(compiler);
         List<ObjdumpCode.Instruction> calls = Disassembly.of(object).callsTo("_mcount");
 
-        recorder.record(object, Recorder.Options.DEFAULT);
+        recorder.record(object, RecordOptions.DEFAULT);
 
         assertTrue(Toolchain.AARCH64.run("readelf", "-h", object.toString()).contains("big endian"));
         List<String> decoded = new ArrayList<>();
@@ -124,10 +125,10 @@ class Arm64RecordTest {
     @Test
     void aRecordedObjectIsLeftUnchangedAndListsEachCallOnce() throws IOException {
         Path object = compilePg(Compiler.GCC);
-        recorder.record(object, Recorder.Options.DEFAULT);
+        recorder.record(object, RecordOptions.DEFAULT);
         byte[] once = Files.readAllBytes(object);
 
-        FileReport again = recorder.record(object, Recorder.Options.DEFAULT);
+        FileReport again = recorder.record(object, RecordOptions.DEFAULT);
         FileReport listed = new Lister(Backends.load()).list(object);
 
         assertFalse(again.changed());

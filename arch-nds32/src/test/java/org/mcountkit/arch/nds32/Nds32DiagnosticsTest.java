@@ -18,10 +18,11 @@ import org.mcountkit.api.Endian;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * What nds32 objects are warned about, as on riscv: sections the linker may relax (an enabled
@@ -43,7 +44,7 @@ class Nds32DiagnosticsTest {
         byte[] before = Files.readAllBytes(object);
 
         FileReport listed = new Lister(backends).list(object);
-        FileReport strict = new Recorder(backends).record(object, new Recorder.Options(true));
+        FileReport strict = new Recorder(backends).record(object, new RecordOptions(true));
 
         assertEquals(List.of("2 call sites in .text may move when the final link relaxes code (per-object offsets"
                 + " go stale): link with --no-relax, or record after the final link"), warnings(listed));
@@ -52,7 +53,7 @@ class Nds32DiagnosticsTest {
         assertTrue(strict.hasErrors());
         assertArrayEquals(before, Files.readAllBytes(object));
 
-        FileReport lenient = new Recorder(backends).record(object, Recorder.Options.DEFAULT);
+        FileReport lenient = new Recorder(backends).record(object, RecordOptions.DEFAULT);
         assertTrue(lenient.changed());
         assertEquals(List.of(".text+0x4", ".text+0x1a"),
                 TableOracle.entries(object, "__mcount_loc").stream().map(Object::toString).toList());
@@ -64,7 +65,7 @@ class Nds32DiagnosticsTest {
         Path object = dir.resolve("norelax.o");
         Nds32Objects.pg(object, Endian.LITTLE, Symbol.STB_WEAK, relax);
 
-        FileReport strict = new Recorder(backends).record(object, new Recorder.Options(true));
+        FileReport strict = new Recorder(backends).record(object, new RecordOptions(true));
 
         assertEquals(List.of(), warnings(strict));
         assertTrue(strict.changed());

@@ -14,7 +14,7 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.Toolchain;
 

@@ -16,6 +16,7 @@ import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * The project's reader and jelf see the same nds32 files, field by field: the builder's objects
@@ -34,7 +35,7 @@ class Nds32ReadersAgreeTest {
         Nds32Objects.pg(object, endian, Symbol.STB_WEAK, Nds32Objects.Relax.ENABLED);
         assertSame(object);
 
-        new Recorder(Backends.load()).record(object, Recorder.Options.DEFAULT);
+        new Recorder(Backends.load()).record(object, RecordOptions.DEFAULT);
 
         assertSame(object);
         assertTrue(new JelfElfFile(object).sections().stream().anyMatch(s -> s.name().equals("__mcount_loc")));

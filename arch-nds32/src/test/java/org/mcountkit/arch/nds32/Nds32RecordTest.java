@@ -24,12 +24,13 @@ import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * {@code list} and {@code record} on nds32le and nds32be {@code -pg} objects built from the ABI
@@ -76,7 +77,7 @@ class Nds32RecordTest {
         Path object = dir.resolve("pg.o");
         Nds32Objects.Layout layout = Nds32Objects.pg(object, endian, Symbol.STB_WEAK, Nds32Objects.Relax.NONE);
 
-        FileReport report = new Recorder(backends).record(object, Recorder.Options.DEFAULT);
+        FileReport report = new Recorder(backends).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed(), report.diagnostics().toString());
         List<String> expected = layout.textSites().stream().map(o -> ".text+0x" + Integer.toHexString(o)).toList();
@@ -133,7 +134,7 @@ class Nds32RecordTest {
         Path object = dir.resolve("pg.o");
         Nds32Objects.Layout layout = Nds32Objects.pg(object, endian, Symbol.STB_WEAK, Nds32Objects.Relax.NONE);
 
-        new Recorder(backends).record(object, Recorder.Options.DEFAULT);
+        new Recorder(backends).record(object, RecordOptions.DEFAULT);
 
         ElfFile jelf = new JelfElfFile(object);
         Section mysec = jelf.sections().stream().filter(s -> s.name().equals(".mysec")).findFirst().orElseThrow();
@@ -155,10 +156,10 @@ class Nds32RecordTest {
         Path object = dir.resolve("pg.o");
         Nds32Objects.pg(object, endian, Symbol.STB_WEAK, Nds32Objects.Relax.NONE);
         Recorder recorder = new Recorder(backends);
-        recorder.record(object, Recorder.Options.DEFAULT);
+        recorder.record(object, RecordOptions.DEFAULT);
         byte[] once = Files.readAllBytes(object);
 
-        FileReport again = recorder.record(object, Recorder.Options.DEFAULT);
+        FileReport again = recorder.record(object, RecordOptions.DEFAULT);
         FileReport listed = new Lister(backends).list(object);
 
         assertFalse(again.changed());

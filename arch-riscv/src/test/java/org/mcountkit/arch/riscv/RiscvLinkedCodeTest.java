@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.testkit.JelfElfFile;

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.ObjdumpCode;

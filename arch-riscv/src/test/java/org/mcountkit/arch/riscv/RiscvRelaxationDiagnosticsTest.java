@@ -19,11 +19,12 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * The relaxation warning and the weak-hook note: on objects whose traced sections carry
@@ -111,7 +112,7 @@ class RiscvRelaxationDiagnosticsTest {
         Path object = kernelLike(Compiler.GCC);
         byte[] before = Files.readAllBytes(object);
 
-        FileReport strict = new Recorder(Backends.load()).record(object, new Recorder.Options(true));
+        FileReport strict = new Recorder(Backends.load()).record(object, new RecordOptions(true));
 
         assertTrue(strict.hasErrors(), strict.diagnostics().toString());
         assertFalse(strict.changed());
@@ -125,7 +126,7 @@ class RiscvRelaxationDiagnosticsTest {
         Path object = Toolchain.RISCV64.compile(Samples.write(dir, "strong.c", Sources.STRONG_HOOK),
                 dir.resolve("norelax.o"), "-pg", "-mno-relax");
 
-        FileReport strict = new Recorder(Backends.load()).record(object, new Recorder.Options(true));
+        FileReport strict = new Recorder(Backends.load()).record(object, new RecordOptions(true));
 
         assertTrue(strict.changed(), strict.diagnostics().toString());
         assertEquals(List.of(), strict.diagnostics());

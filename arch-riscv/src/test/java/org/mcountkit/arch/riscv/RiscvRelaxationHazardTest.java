@@ -15,12 +15,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * The RISC-V hazard, reproduced with riscv64-linux-gnu-ld: a table recorded per object stops
@@ -111,7 +112,7 @@ class RiscvRelaxationHazardTest {
         Path mcount = compiler.assemble(Samples.write(dir, "mcount.S", Sources.MCOUNT), dir.resolve("mcount.o"));
         Recorder recorder = new Recorder(Backends.load());
         for (Path object : List.of(pg, start, mcount)) {
-            recorder.record(object, Recorder.Options.DEFAULT);
+            recorder.record(object, RecordOptions.DEFAULT);
         }
         return List.of(pg, mcount, start);
     }

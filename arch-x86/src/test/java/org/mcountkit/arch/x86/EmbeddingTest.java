@@ -16,12 +16,12 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.batch.Outcome;
-import org.mcountkit.core.pipeline.FileReport;
-import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.Outcome;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.testkit.Objdump;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * Another Java tool using mcountkit as a library: only the api, core and this backend's jar are
@@ -47,7 +47,7 @@ class EmbeddingTest {
                 .filter(r -> r.symbol().equals("__fentry__")).map(r -> r.offset() - 1).toList();
 
         FileReport before = mcountkit.list(object);
-        FileReport recorded = mcountkit.record(object, Recorder.Options.DEFAULT);
+        FileReport recorded = mcountkit.record(object, RecordOptions.DEFAULT);
         FileReport after = mcountkit.list(object);
 
         assertEquals(3, fentryCalls.size(), fentryCalls.toString());

@@ -16,13 +16,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * References to the hook that are not calls: its address taken in code ({@code mov $HOOK}) and
@@ -74,7 +75,7 @@ class HookAddressTest {
         assertEquals(0, c.exitCode(), c.stderr());
 
         FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object,
-                Recorder.Options.DEFAULT);
+                RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertEquals(calls, TableOracle.entries(object, "__mcount_loc").stream().map(Object::toString).toList(),

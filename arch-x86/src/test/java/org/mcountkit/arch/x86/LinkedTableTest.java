@@ -13,11 +13,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * Recorded objects through {@code ld -r} and a final static link (no libc: a tiny {@code _start}
@@ -107,7 +108,7 @@ class LinkedTableTest {
                     withTable.toArray(String[]::new)));
             Path object = toolchain.compile(source, dir.resolve(unit.name() + ".o"),
                     unit.flags().toArray(String[]::new));
-            FileReport report = recorder.record(object, Recorder.Options.DEFAULT);
+            FileReport report = recorder.record(object, RecordOptions.DEFAULT);
             assertTrue(report.changed() && !report.hasErrors(), unit + ": " + report.diagnostics());
             recorded.add(object);
         }

@@ -14,13 +14,14 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * Position-independent x86_64 code: gcc calls the hook through the GOT,
@@ -63,7 +64,7 @@ class PieSitesTest {
         assertEquals(0, c.exitCode(), c.stderr());
 
         FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object,
-                new Recorder.Options(false));
+                new RecordOptions(false));
 
         assertEquals(List.of(".text+0x0 6 g_func", ".text+0x20 6 hook_address"), report.sites().stream()
                 .map(PieSitesTest::describe).toList());

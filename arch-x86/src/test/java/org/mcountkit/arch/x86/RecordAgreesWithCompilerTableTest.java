@@ -17,11 +17,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * {@code record} against the compiler's own table: each source is compiled twice, once plain
@@ -108,7 +109,7 @@ class RecordAgreesWithCompilerTableTest {
         Path object = toolchain.compile(c, dir.resolve("recorded.o"), define.toArray(String[]::new));
 
         FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object,
-                Recorder.Options.DEFAULT);
+                RecordOptions.DEFAULT);
 
         X86Disassembly gccCode = X86Disassembly.of(toolchain, compilers);
         List<String> expectedTraced = new ArrayList<>();

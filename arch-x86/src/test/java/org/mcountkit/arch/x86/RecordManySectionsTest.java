@@ -19,7 +19,7 @@ import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.AppendedLayout;
@@ -30,6 +30,7 @@ import org.mcountkit.core.testkit.Readelf;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * record end to end on objects with more sections than e_shnum can count (what an {@code ld -r}
@@ -80,7 +81,7 @@ class RecordManySectionsTest {
         Command.Result c = ReferenceRecordMcount.run(dir, reference.toString());
         assertTrue(c.stderr().contains("Cannot find symbol for section"), "the C tool fails here: " + c.stderr());
 
-        FileReport report = recorder.record(object, Recorder.Options.DEFAULT);
+        FileReport report = recorder.record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertEquals(FUNCTIONS, report.sites().size());
@@ -114,7 +115,7 @@ class RecordManySectionsTest {
         Command.Result c = ReferenceRecordMcount.run(dir, reference.toString());
         assertEquals(0, c.exitCode(), c.stderr());
 
-        FileReport report = recorder.record(object, Recorder.Options.DEFAULT);
+        FileReport report = recorder.record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertEquals(List.of(), report.diagnostics());

@@ -15,12 +15,13 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * A deliberate difference from the C tool on i386: its make_nop for x86 only rewrites a call
@@ -55,7 +56,7 @@ class UntracedI386CallsTest {
                 + "Section .entry.text has mcount callers being ignored\n", c.stdout());
 
         FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object,
-                Recorder.Options.DEFAULT);
+                RecordOptions.DEFAULT);
 
         MappedElfFile elf = MappedElfFile.open(object);
         Set<Long> expected = new TreeSet<>();

@@ -20,7 +20,7 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.Clang;
 import org.mcountkit.core.testkit.JelfElfFile;

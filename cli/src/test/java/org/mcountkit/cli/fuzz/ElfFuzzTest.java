@@ -22,9 +22,10 @@ import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TextReportWriter;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * Jazzer fuzz targets over everything that reads an untrusted file. The contract checked on each
@@ -124,7 +125,7 @@ class ElfFuzzTest {
         Recorder recorder = new Recorder(BACKENDS);
         FileReport report;
         try {
-            report = recorder.record(file, Recorder.Options.DEFAULT);
+            report = recorder.record(file, RecordOptions.DEFAULT);
         } catch (InputException refused) {
             assertFalse(refused.getMessage().contains("\n"), "one line");
             assertArrayEquals(data, Files.readAllBytes(file), "a refused file is unchanged");
@@ -137,7 +138,7 @@ class ElfFuzzTest {
         }
         // What record wrote must be an object this tool reads, lists, and does not record twice.
         new Lister(BACKENDS).list(file);
-        FileReport again = recorder.record(file, Recorder.Options.DEFAULT);
+        FileReport again = recorder.record(file, RecordOptions.DEFAULT);
         assertFalse(again.changed(), "a second record changes nothing");
         assertArrayEquals(after, Files.readAllBytes(file));
     }

@@ -17,7 +17,8 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.mcountkit.core.InputException;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Outcome;
 
 /**
  * Runs one job per input file on a fixed number of threads in one JVM (a kernel build hands over

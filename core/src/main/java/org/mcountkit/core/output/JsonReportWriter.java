@@ -7,7 +7,7 @@ import java.io.Writer;
 import java.util.List;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 
 /**
  * Writes reports as the documented JSON schema: an array with one object per file,

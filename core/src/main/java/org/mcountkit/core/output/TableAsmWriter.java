@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.regex.Pattern;
 import org.mcountkit.core.elf.McountLocSections;
-import org.mcountkit.core.postlink.Table;
-import org.mcountkit.core.postlink.TableEntry;
+import org.mcountkit.core.Table;
+import org.mcountkit.core.TableEntry;
 
 /**
  * Writes a {@link Table} as GNU assembler source, as {@code recordmcount.pl} does: one

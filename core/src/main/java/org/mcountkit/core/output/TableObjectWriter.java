@@ -9,8 +9,8 @@ import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.RelocatableWriter;
 import org.mcountkit.core.elf.RelocationWriter;
-import org.mcountkit.core.postlink.Table;
-import org.mcountkit.core.postlink.TableEntry;
+import org.mcountkit.core.Table;
+import org.mcountkit.core.TableEntry;
 
 /**
  * Writes a {@link Table} as a relocatable object for the table's machine, holding what the

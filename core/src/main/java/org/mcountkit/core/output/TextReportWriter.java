@@ -2,7 +2,7 @@ package org.mcountkit.core.output;
 
 import java.io.PrintWriter;
 import org.mcountkit.api.CallSite;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 
 /**
  * Writes sites one per line: {@code FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE}, plus

@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
 import org.mcountkit.api.Diagnostic;
-import org.mcountkit.core.postlink.Verification;
+import org.mcountkit.core.Verification;
 
 /**
  * Writes {@code verify --json}: an array with one object per image,

@@ -1,6 +1,9 @@
 package org.mcountkit.core.pipeline;
 
 import java.nio.file.Path;
+import org.mcountkit.core.FileReport;
+import org.slf4j.Logger;
+import org.slf4j.helpers.NOPLogger;
 
 /**
  * Lists the call sites of a file without changing it: those its hook relocations (or its linked
@@ -9,13 +12,29 @@ import java.nio.file.Path;
 public final class Lister {
 
     private final Backends backends;
+    private final Logger log;
+
+    public Lister(Backends backends, Logger log) {
+        this.backends = backends;
+        this.log = log;
+    }
 
     public Lister(Backends backends) {
-        this.backends = backends;
+        this(backends, NOPLogger.NOP_LOGGER);
     }
 
     public FileReport list(Path path) {
-        return list(ElfImage.open(path, backends));
+        long start = System.nanoTime();
+        ElfImage image = ElfImage.open(path, backends);
+        FileReport report = list(image);
+        if (log.isDebugEnabled()) {
+            Sites sites = image.sites();
+            log.debug("{}: {} backend, {}; {} call site(s) and {} untraced from {}, {} table entr(ies); {} ms", path,
+                    image.backend().name(), image.machine(), sites.calls().size(), sites.untraced().size(),
+                    sites.fromCode() ? "linked code" : "relocations", sites.tableEntries().size(),
+                    Millis.since(start));
+        }
+        return report;
     }
 
     public static FileReport list(ElfImage image) {

@@ -21,6 +21,10 @@ import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.SectionSymbolInserter;
+import org.slf4j.Logger;
+import org.slf4j.helpers.NOPLogger;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * Appends {@code __mcount_loc} to a relocatable object in place, as the kernel's recordmcount
@@ -29,25 +33,29 @@ import org.mcountkit.core.elf.SectionSymbolInserter;
 public final class Recorder {
 
     private final Backends backends;
+    private final Logger log;
+
+    public Recorder(Backends backends, Logger log) {
+        this.backends = backends;
+        this.log = log;
+    }
 
     public Recorder(Backends backends) {
-        this.backends = backends;
+        this(backends, NOPLogger.NOP_LOGGER);
     }
 
-    /**
-     * Options of one run: {@code strict} makes warnings (relaxation, rejected references) fail
-     * the file; {@code fsync} forces each new file to disk before it replaces the old one (the
-     * kernel's tool and the compiler that wrote the object do not).
-     */
-    public record Options(boolean strict, boolean fsync) {
-        public static final Options DEFAULT = new Options(false, false);
-
-        public Options(boolean strict) {
-            this(strict, false);
+    public FileReport record(Path path, RecordOptions options) {
+        long start = System.nanoTime();
+        FileReport report = recordFile(path, options);
+        if (log.isDebugEnabled()) {
+            log.debug("{}: {}; {} site(s) {}, {} untraced; {} ms", path, report.machine(), report.sites().size(),
+                    report.changed() ? "recorded" : "found, file left unchanged", report.untracedSites().size(),
+                    Millis.since(start));
         }
+        return report;
     }
 
-    public FileReport record(Path path, Options options) {
+    private FileReport recordFile(Path path, RecordOptions options) {
         ElfFile file = ElfFiles.open(path);
         if (file.type() != ElfFile.ET_REL) {
             throw new InputException("not a relocatable object (e_type " + file.type()

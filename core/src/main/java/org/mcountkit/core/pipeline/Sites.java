@@ -8,17 +8,19 @@ import org.mcountkit.api.Diagnostic;
 /**
  * Every site of one file, found once: the calls its hook relocations reveal (or, in a linked
  * image that kept none, its code), in traced and in untraced sections, the entries of the tables
- * it carries, and what was said on the way. Objects and linked images alike.
+ * it carries, what was said on the way, and whether the calls were read from linked code.
+ * Objects and linked images alike.
  */
 public record Sites(List<CallSite> calls, List<CallSite> untraced, List<CallSite> tableEntries,
-        List<Diagnostic> diagnostics) {
+        List<Diagnostic> diagnostics, boolean fromCode) {
 
     static Sites of(ElfImage image) {
         SiteScan scan = image.relocationSites();
         List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
         List<CallSite> calls = FoundSite.sites(scan.traced());
         List<CallSite> untraced = FoundSite.sites(scan.untraced());
-        if (image.linked() && calls.isEmpty() && untraced.isEmpty()) {
+        boolean fromCode = image.linked() && calls.isEmpty() && untraced.isEmpty();
+        if (fromCode) {
             // No relocations kept (no ld -q): the linked code itself is read.
             LinkedCodeDecoder.Decoded decoded = new LinkedCodeDecoder(image).decode();
             calls = decoded.traced();
@@ -27,7 +29,8 @@ public record Sites(List<CallSite> calls, List<CallSite> untraced, List<CallSite
         }
         TableSites.TableScan tables = image.tableSites();
         diagnostics.addAll(tables.diagnostics());
-        return new Sites(List.copyOf(calls), List.copyOf(untraced), tables.sites(), List.copyOf(diagnostics));
+        return new Sites(List.copyOf(calls), List.copyOf(untraced), tables.sites(), List.copyOf(diagnostics),
+                fromCode);
     }
 
     /**

@@ -26,10 +26,16 @@ import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.RelocationWriter;
 import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.Millis;
+import org.slf4j.Logger;
+import org.slf4j.helpers.NOPLogger;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.SiteState;
+import org.mcountkit.core.PatchResult;
+import org.mcountkit.core.PatchOptions;
+import org.mcountkit.core.PatchMode;
 
 /**
  * Rewrites every recorded site of a file to the backend's NOP or to its call, as ftrace does at
@@ -45,26 +51,16 @@ import org.mcountkit.core.pipeline.SiteState;
  */
 public final class Patcher {
 
-    /** What to write at each site. */
-    public enum Mode {
-        /** The backend's NOP of the site's length. */
-        NOP,
-        /** The backend's call to the hook, or to {@code target}. */
-        CALL
-    }
-
-    /**
-     * {@code mode}: NOP or CALL; {@code tableOnly}: only sites named by the file's tables;
-     * {@code target}: the symbol {@code CALL} calls instead of the hook (null for the hook); with
-     * {@code NOP}, calls to it are accepted as old bytes too.
-     */
-    public record Options(Mode mode, boolean tableOnly, String target) {
-    }
-
     private final Backends backends;
+    private final Logger log;
+
+    public Patcher(Backends backends, Logger log) {
+        this.backends = backends;
+        this.log = log;
+    }
 
     public Patcher(Backends backends) {
-        this.backends = backends;
+        this(backends, NOPLogger.NOP_LOGGER);
     }
 
     /**
@@ -72,13 +68,21 @@ public final class Patcher {
      *
      * @throws InputException when the file cannot be read or written, or the call target is unknown
      */
-    public PatchResult patch(Path path, Options options) {
+    public PatchResult patch(Path path, PatchOptions options) {
+        long start = System.nanoTime();
         ElfImage image = ElfImage.open(path, backends);
-        if (image.relocatable() && options.mode() == Mode.CALL) {
+        if (image.relocatable() && options.mode() == PatchMode.CALL) {
             throw new InputException("--call rewrites linked images only: in an object the linker fills in the call");
         }
         List<CallSite> sites = options.tableOnly() ? image.tableSites().sites() : image.sites().listed();
-        return new Run(image, options).apply(sites);
+        PatchResult result = new Run(image, options).apply(sites);
+        if (log.isDebugEnabled()) {
+            log.debug("{}: {}; {} of {} site(s) patched to {}, {} already so, {} skipped, {} refused{}; {} ms", path,
+                    image.machine(), result.patched(), sites.size(), options.mode(), result.unchanged(),
+                    result.skipped(), result.refused().size(), result.written() ? "" : ", file unchanged",
+                    Millis.since(start));
+        }
+        return result;
     }
 
     /** The state of patching one file. */
@@ -86,7 +90,7 @@ public final class Patcher {
         private final ElfImage image;
         private final ElfFile file;
         private final CodeReader reader;
-        private final Options options;
+        private final PatchOptions options;
         private final boolean relocatable;
         private final CallTargets hooks;
         /** What sites should call ({@code CALL}) or may already call: -1 when nothing is to be called. */
@@ -101,7 +105,7 @@ public final class Patcher {
         private int unchanged;
         private int skipped;
 
-        Run(ElfImage image, Options options) {
+        Run(ElfImage image, PatchOptions options) {
             this.image = image;
             this.file = image.file();
             this.reader = CodeReader.of(image);
@@ -111,7 +115,7 @@ public final class Patcher {
             if (!relocatable) {
                 expectedCalls.putAll(image.hooks().defined());
             }
-            this.callTarget = options.mode() == Mode.CALL || options.target() != null ? callTarget() : -1;
+            this.callTarget = options.mode() == PatchMode.CALL || options.target() != null ? callTarget() : -1;
             if (callTarget >= 0) {
                 expectedCalls.putIfAbsent(callTarget, options.target());
             }
@@ -175,7 +179,7 @@ public final class Patcher {
             }
             byte[] wanted;
             try {
-                wanted = options.mode() == Mode.NOP ? encodings.nop(length)
+                wanted = options.mode() == PatchMode.NOP ? encodings.nop(length)
                         : encodings.call(site.address(), callTarget, length);
             } catch (EncodingException e) {
                 if (entry) {
@@ -207,7 +211,7 @@ public final class Patcher {
                         CodeReader.hex(old), expected(site.address(), bytes.mode())));
                 return;
             }
-            if (options.mode() == Mode.NOP && state == SiteState.NOP) {
+            if (options.mode() == PatchMode.NOP && state == SiteState.NOP) {
                 unchanged++;
                 covered.put(fileOffset, fileOffset + length);
                 return;

@@ -18,11 +18,17 @@ import org.mcountkit.core.InputException;
 import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.Millis;
+import org.slf4j.Logger;
+import org.slf4j.helpers.NOPLogger;
 import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.ElfImage;
-import org.mcountkit.core.pipeline.FileReport;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.FunctionIndex;
 import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.Table;
+import org.mcountkit.core.TableEntry;
+import org.mcountkit.core.TableOptions;
 
 /**
  * Makes one {@code __mcount_loc} table from the sites {@code list} finds in some inputs (objects,
@@ -34,22 +40,16 @@ import org.mcountkit.core.pipeline.Lister;
  */
 public final class TableMaker {
 
-    /**
-     * {@code sort}: entries in address order (per input, by section then offset, for objects);
-     * {@code jobs}: inputs read in parallel.
-     */
-    public record Options(boolean sort, int jobs) {
+    private final Backends backends;
+    private final Logger log;
 
-        /** Reads as many inputs at once as there are cores. */
-        public Options(boolean sort) {
-            this(sort, Runtime.getRuntime().availableProcessors());
-        }
+    public TableMaker(Backends backends, Logger log) {
+        this.backends = backends;
+        this.log = log;
     }
 
-    private final Backends backends;
-
     public TableMaker(Backends backends) {
-        this.backends = backends;
+        this(backends, NOPLogger.NOP_LOGGER);
     }
 
     /**
@@ -58,10 +58,11 @@ public final class TableMaker {
      * @throws FileInputException naming the input that cannot be read, or whose machine differs
      *     from the first input's
      */
-    public Table make(List<Path> inputs, Options options) {
+    public Table make(List<Path> inputs, TableOptions options) {
         if (inputs.isEmpty()) {
             throw new IllegalArgumentException("no inputs");
         }
+        long start = System.nanoTime();
         List<Integer> order = IntStream.range(0, inputs.size()).boxed().toList();
         List<Read> reads = new BatchRunner(options.jobs()).map(order, i -> read(i, inputs.get(i)));
         ElfTarget target = null;
@@ -107,6 +108,8 @@ public final class TableMaker {
             inputsWithTheirEntries.add(new FileReport(r.file(), r.machine(), r.target(),
                     sitesOf.getOrDefault(r.file(), List.of()), r.untracedSites(), r.diagnostics(), false, r.linked()));
         }
+        log.debug("table of {} input(s), {}: {} entr(ies){}; {} ms", inputs.size(), abi.machineName(), ordered.size(),
+                options.sort() ? ", sorted" : "", Millis.since(start));
         return new Table(target, abi.machineName(), abi.rela(), abi.tableRelocation(), ordered,
                 inputsWithTheirEntries);
     }

@@ -15,6 +15,9 @@ import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.Millis;
+import org.slf4j.Logger;
+import org.slf4j.helpers.NOPLogger;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfFiles;
@@ -22,6 +25,7 @@ import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.pipeline.TableSites;
 import org.mcountkit.core.pipeline.TracedSections;
+import org.mcountkit.core.Verification;
 
 /**
  * Checks every entry of a linked image's {@code __mcount_loc} and
@@ -39,9 +43,15 @@ public final class Verifier {
     private static final String STOP_MCOUNT_LOC = "__stop_mcount_loc";
 
     private final Backends backends;
+    private final Logger log;
+
+    public Verifier(Backends backends, Logger log) {
+        this.backends = backends;
+        this.log = log;
+    }
 
     public Verifier(Backends backends) {
-        this.backends = backends;
+        this(backends, NOPLogger.NOP_LOGGER);
     }
 
     /**
@@ -55,7 +65,14 @@ public final class Verifier {
             throw new InputException("not a linked image (e_type " + file.type()
                     + "): verify checks executables and shared objects; list reads objects");
         }
-        return new Check(ElfImage.of(file, backends.require(file.target()))).run();
+        long start = System.nanoTime();
+        ElfImage image = ElfImage.of(file, backends.require(file.target()));
+        Verification result = new Check(image).run();
+        if (log.isDebugEnabled()) {
+            log.debug("{}: {}; {} entr(ies) checked, {} zero, {} bad; {} ms", path, image.machine(), result.checked(),
+                    result.zeros(), result.findings().size(), Millis.since(start));
+        }
+        return result;
     }
 
     /** The state of checking one image. */

@@ -45,6 +45,8 @@ import org.mcountkit.core.testkit.Toolchain;
 import org.mockito.ArgumentCaptor;
 import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
 
 /**
  * The pipeline seen from a backend: on a real x86_64 object, SiteScanner hands every relocation
@@ -197,7 +199,7 @@ class BackendSeamTest {
         when(backend.supports(any())).thenReturn(true);
         when(backend.encodings(any(), anyInt())).thenReturn(encodings);
         when(encodings.nop(5)).thenReturn(NOP5.clone());
-        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, Recorder.Options.DEFAULT);
+        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertEquals(List.of(".text+0x0", ".text+0x40", ".init.text+0x0"),
@@ -220,7 +222,7 @@ class BackendSeamTest {
         when(backend.recognize(any())).thenReturn(Recognition.rejected("never a call"));
         byte[] before = Files.readAllBytes(object);
 
-        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, Recorder.Options.DEFAULT);
+        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
 
         assertFalse(report.changed());
         assertEquals(List.of(), report.sites());

@@ -1,11 +1,11 @@
-package org.mcountkit.core.postlink;
+package org.mcountkit.core;
 
 import java.nio.file.Path;
 import java.util.List;
 import org.mcountkit.api.Diagnostic;
 
 /**
- * What {@link Patcher} did to one file: sites rewritten, sites already in the asked-for state,
+ * What {@code patch} did to one file: sites rewritten, sites already in the asked-for state,
  * sites skipped (with a note why), the sites whose bytes were neither the call nor a NOP (any
  * refusal leaves the file unchanged), and whether the file was written.
  */

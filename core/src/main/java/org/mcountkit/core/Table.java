@@ -1,8 +1,7 @@
-package org.mcountkit.core.postlink;
+package org.mcountkit.core;
 
 import java.util.List;
 import org.mcountkit.api.ElfTarget;
-import org.mcountkit.core.pipeline.FileReport;
 
 /**
  * A table made from one or more inputs of one machine: the entries in output order, how the

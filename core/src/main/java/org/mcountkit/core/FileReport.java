@@ -1,4 +1,4 @@
-package org.mcountkit.core.pipeline;
+package org.mcountkit.core;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,7 +1,6 @@
-package org.mcountkit.core.batch;
+package org.mcountkit.core;
 
 import java.nio.file.Path;
-import org.mcountkit.core.pipeline.FileReport;
 
 /** The result for one input of a batch: a report, or the one-line reason it failed. */
 public record Outcome(Path file, FileReport report, String failure) {

@@ -1,4 +1,5 @@
-package org.mcountkit.core.postlink;
+package org.mcountkit.core;
+
 
 /** How a {@link Table} is written: a relocatable object, GNU assembler source, or JSON. */
 public enum TableFormat {

@@ -1,4 +1,4 @@
-package org.mcountkit.core.postlink;
+package org.mcountkit.core;
 
 import java.nio.file.Path;
 import org.mcountkit.api.CallSite;

@@ -1,0 +1,9 @@
+package org.mcountkit.core;
+
+/**
+ * Options of {@code patch}: {@code mode}, NOP or CALL; {@code tableOnly}: only the sites the
+ * file's tables name; {@code target}: the symbol {@code CALL} calls instead of the hook (null for
+ * the hook); with {@code NOP}, calls to it are accepted as old bytes too.
+ */
+public record PatchOptions(PatchMode mode, boolean tableOnly, String target) {
+}
