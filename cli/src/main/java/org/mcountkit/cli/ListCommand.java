@@ -56,7 +56,7 @@ final class ListCommand implements Callable<Integer> {
         int bad = 0;
         for (Outcome outcome : outcomes) {
             if (outcome.isFailure()) {
-                reporter.failed(outcome.file(), outcome.failure());
+                reporter.failed(outcome.file(), outcome.reason());
             } else {
                 reports.add(outcome.report());
                 if (!json) {

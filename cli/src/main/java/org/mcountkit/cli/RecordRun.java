@@ -31,7 +31,7 @@ final class RecordRun {
         int bad = 0;
         for (Outcome outcome : outcomes) {
             if (outcome.isFailure()) {
-                reporter.failed(outcome.file(), outcome.failure());
+                reporter.failed(outcome.file(), outcome.reason());
             } else {
                 FileReport report = outcome.report();
                 reporter.diagnostics(report);

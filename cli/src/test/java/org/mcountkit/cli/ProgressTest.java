@@ -15,6 +15,7 @@ import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.SiteSource;
+import org.mcountkit.core.Failure;
 import org.mcountkit.core.Outcome;
 import org.mcountkit.core.FileReport;
 
@@ -35,7 +36,7 @@ class ProgressTest {
         assertEquals("", drawn(terminal), "nothing in the first second");
 
         now.addAndGet(SECOND + SECOND / 2);
-        progress.finished(Outcome.failed(file, "no such file"));
+        progress.finished(Outcome.failed(file, Failure.NO_SUCH_FILE, "no such file"));
         assertEquals("\r[2/5 files] 3 sites, 1 files/s ", drawn(terminal));
 
         now.addAndGet(SECOND / 20);

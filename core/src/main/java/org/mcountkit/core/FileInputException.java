@@ -11,8 +11,8 @@ public class FileInputException extends InputException {
 
     private final transient Path file;
 
-    public FileInputException(Path file, String reason) {
-        super(reason);
+    public FileInputException(Path file, Failure failure, String reason) {
+        super(failure, reason);
         this.file = file;
     }
 

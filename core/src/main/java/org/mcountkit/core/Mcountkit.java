@@ -100,12 +100,12 @@ public final class Mcountkit {
         List<URL> jars = new ArrayList<>();
         for (Path dir : directories) {
             if (!Files.isDirectory(dir)) {
-                throw new InputException(dir + ": plugin path is not a directory");
+                throw new InputException(Failure.BAD_PLUGIN_PATH, dir + ": plugin path is not a directory");
             }
             try (Stream<Path> files = Files.list(dir)) {
                 files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted().forEach(f -> jars.add(url(f)));
             } catch (IOException e) {
-                throw new InputException(dir + ": cannot read plugin directory: " + e.getMessage());
+                throw new InputException(Failure.BAD_PLUGIN_PATH, dir + ": cannot read plugin directory: " + e.getMessage());
             }
         }
         return withBackendsFrom(new URLClassLoader(jars.toArray(new URL[0]), Mcountkit.class.getClassLoader()));
@@ -185,7 +185,7 @@ public final class Mcountkit {
                 }
             });
         } catch (IOException e) {
-            throw new InputException("cannot write: " + e.getMessage(), e);
+            throw new InputException(Failure.UNWRITABLE, "cannot write: " + e.getMessage(), e);
         }
     }
 

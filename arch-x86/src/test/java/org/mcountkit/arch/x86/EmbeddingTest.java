@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.Failure;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Outcome;
 import org.mcountkit.core.FileReport;
@@ -72,9 +74,33 @@ class EmbeddingTest {
         assertFalse(outcomes.get(0).isBad());
         assertEquals(3, outcomes.get(0).report().sites().size());
         assertTrue(outcomes.get(1).isFailure());
-        assertTrue(outcomes.get(1).failure().contains("not an ELF file"), outcomes.get(1).failure());
+        assertEquals(Failure.NOT_ELF, outcomes.get(1).failure());
+        assertTrue(outcomes.get(1).reason().contains("not an ELF file"), outcomes.get(1).reason());
         InputException thrown = assertThrows(InputException.class, () -> mcountkit.list(bad));
-        assertEquals(outcomes.get(1).failure(), thrown.getMessage());
+        assertEquals(outcomes.get(1).reason(), thrown.getMessage());
+        assertEquals(Failure.NOT_ELF, thrown.failure());
+    }
+
+    /** An embedding program can branch on what went wrong without parsing messages. */
+    @Test
+    void failuresAreTyped() throws IOException {
+        Path object = compile("a.o");
+        Path image = dir.resolve("a.so");
+        Toolchain.X86_64.run("gcc", "-shared", "-o", image.toString(), object.toString());
+        Path s390 = Toolchain.S390X.compile(Samples.write(dir, "s.c", "int f(int x) { return x + 1; }"),
+                dir.resolve("s.o"));
+        Path truncated = Files.write(dir.resolve("cut.o"), Arrays.copyOf(Files.readAllBytes(object), 40));
+
+        assertEquals(Failure.NO_SUCH_FILE, failureOf(() -> mcountkit.list(dir.resolve("missing.o"))));
+        assertEquals(Failure.NOT_A_FILE, failureOf(() -> mcountkit.list(dir)));
+        assertEquals(Failure.MALFORMED, failureOf(() -> mcountkit.list(truncated)));
+        assertEquals(Failure.UNSUPPORTED_MACHINE, failureOf(() -> mcountkit.list(s390)));
+        assertEquals(Failure.WRONG_FILE_TYPE, failureOf(() -> mcountkit.record(image, RecordOptions.DEFAULT)));
+        assertEquals(Failure.WRONG_FILE_TYPE, failureOf(() -> mcountkit.verify(object)));
+    }
+
+    private static Failure failureOf(org.junit.jupiter.api.function.Executable call) {
+        return assertThrows(InputException.class, call).failure();
     }
 
     private Path compile(String name) {

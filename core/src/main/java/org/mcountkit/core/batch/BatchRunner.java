@@ -19,6 +19,7 @@ import java.util.function.Function;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Outcome;
+import org.mcountkit.core.Failure;
 
 /**
  * Runs one job per input file on a fixed number of threads in one JVM (a kernel build hands over
@@ -81,12 +82,13 @@ public final class BatchRunner {
         try {
             return Outcome.of(file, work.apply(file));
         } catch (InputException e) {
-            return Outcome.failed(file, e.getMessage());
+            return Outcome.failed(file, e.failure(), e.getMessage());
         } catch (RuntimeException e) {
-            return Outcome.failed(file, "internal error: " + e);
+            return Outcome.failed(file, Failure.INTERNAL, "internal error: " + e);
         } catch (InternalError e) {
             // What the JVM throws when a mapped file shrinks under a read (SIGBUS).
-            return Outcome.failed(file, "the file changed while it was read: " + e.getMessage());
+            return Outcome.failed(file, Failure.CHANGED_WHILE_READ, "the file changed while it was read: "
+                    + e.getMessage());
         }
     }
 

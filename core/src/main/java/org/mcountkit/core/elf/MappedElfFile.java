@@ -23,6 +23,7 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 
 /**
@@ -553,15 +554,15 @@ public final class MappedElfFile implements ElfFile {
     private record ElfIdent(ElfClass elfClass, Endian endian) {
         static ElfIdent read(ByteBuffer data) {
             if (data.limit() < 4) {
-                throw new InputException("too short to be an ELF file (" + data.limit() + " bytes)");
+                throw new InputException(Failure.NOT_ELF, "too short to be an ELF file (" + data.limit() + " bytes)");
             }
             int magic = data.order(ByteOrder.BIG_ENDIAN).getInt(0);
             if (magic == 0x4243c0de || magic == 0xdec0170b) {
-                throw new InputException("LLVM bitcode (an LTO object) holds no machine code yet:"
+                throw new InputException(Failure.NOT_ELF, "LLVM bitcode (an LTO object) holds no machine code yet:"
                         + " process the linked result (vmlinux.o) instead");
             }
             if (magic != 0x7f454c46) {
-                throw new InputException("not an ELF file (no \\x7fELF magic)");
+                throw new InputException(Failure.NOT_ELF, "not an ELF file (no \\x7fELF magic)");
             }
             if (data.limit() < EI_NIDENT) {
                 throw new InputException("truncated ELF identification (" + data.limit() + " of 16 bytes)");

@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.Failure;
 
 /** The architecture backends found on a class path with {@link ServiceLoader}. */
 public final class Backends {
@@ -47,7 +48,7 @@ public final class Backends {
             }
         }
         if (claiming.size() > 1) {
-            throw new InputException("machine " + target.machine() + " is claimed by more than one backend: "
+            throw new InputException(Failure.UNSUPPORTED_MACHINE, "machine " + target.machine() + " is claimed by more than one backend: "
                     + claiming.stream().map(b -> b.name() + " (" + b.getClass().getName() + ")")
                             .collect(Collectors.joining(", ")));
         }
@@ -56,7 +57,7 @@ public final class Backends {
 
     /** The backend for this target, or an error naming the machine. */
     public ArchBackend require(ElfTarget target) {
-        return find(target).orElseThrow(() -> new InputException("unsupported machine " + MachineNames.describe(target)
+        return find(target).orElseThrow(() -> new InputException(Failure.UNSUPPORTED_MACHINE, "unsupported machine " + MachineNames.describe(target)
                 + ": no backend on the class path handles it"));
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.MappedElfFile;
+import org.mcountkit.core.Failure;
 
 /** Opens inputs, turning I/O failures into one-line reasons. */
 public final class ElfFiles {
@@ -25,18 +26,18 @@ public final class ElfFiles {
         try {
             BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
             if (attributes.isDirectory()) {
-                throw new InputException("is a directory");
+                throw new InputException(Failure.NOT_A_FILE, "is a directory");
             }
             if (!attributes.isRegularFile()) {
-                throw new InputException("not a regular file");
+                throw new InputException(Failure.NOT_A_FILE, "not a regular file");
             }
             return MappedElfFile.open(path);
         } catch (NoSuchFileException e) {
-            throw new InputException("no such file");
+            throw new InputException(Failure.NO_SUCH_FILE, "no such file");
         } catch (AccessDeniedException e) {
-            throw new InputException("permission denied");
+            throw new InputException(Failure.UNREADABLE, "permission denied");
         } catch (IOException e) {
-            throw new InputException("cannot read: " + e.getMessage(), e);
+            throw new InputException(Failure.UNREADABLE, "cannot read: " + e.getMessage(), e);
         }
     }
 }

@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.helpers.NOPLogger;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.Failure;
 
 /**
  * Appends {@code __mcount_loc} to a relocatable object in place, as the kernel's recordmcount
@@ -58,7 +59,7 @@ public final class Recorder {
     private FileReport recordFile(Path path, RecordOptions options) {
         ElfFile file = ElfFiles.open(path);
         if (file.type() != ElfFile.ET_REL) {
-            throw new InputException("not a relocatable object (e_type " + file.type()
+            throw new InputException(Failure.WRONG_FILE_TYPE, "not a relocatable object (e_type " + file.type()
                     + "): record rewrites .o files; list reads linked images");
         }
         ElfImage image = ElfImage.of(file, backends.require(file.target()));
@@ -95,9 +96,9 @@ public final class Recorder {
         try {
             AtomicFile.replace(existing, options.fsync(), out::writeTo);
         } catch (AccessDeniedException e) {
-            throw new InputException("cannot write: permission denied for " + e.getFile(), e);
+            throw new InputException(Failure.UNWRITABLE, "cannot write: permission denied for " + e.getFile(), e);
         } catch (IOException e) {
-            throw new InputException("cannot write: " + e, e);
+            throw new InputException(Failure.UNWRITABLE, "cannot write: " + e, e);
         }
         return new FileReport(path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(),
                 diagnostics, true);
@@ -156,18 +157,18 @@ public final class Recorder {
         try {
             existing = AtomicFile.Existing.of(path);
         } catch (IOException e) {
-            throw new InputException("cannot resolve the path: " + e.getMessage(), e);
+            throw new InputException(Failure.UNREADABLE, "cannot resolve the path: " + e.getMessage(), e);
         }
         Path directory = existing.real().getParent();
         if (existing.permissions() != null && !existing.permissions().contains(PosixFilePermission.OWNER_WRITE)) {
-            throw new InputException("read-only file (mode " + PosixFilePermissions.toString(existing.permissions())
+            throw new InputException(Failure.UNWRITABLE, "read-only file (mode " + PosixFilePermissions.toString(existing.permissions())
                     + "): not rewritten");
         }
         if (existing.permissions() == null && !Files.isWritable(existing.real())) {
-            throw new InputException("read-only file (mode " + mode(existing.real()) + "): not rewritten");
+            throw new InputException(Failure.UNWRITABLE, "read-only file (mode " + mode(existing.real()) + "): not rewritten");
         }
         if (directory != null && !ownerMayWrite(directory)) {
-            throw new InputException("read-only directory " + directory + " (mode " + mode(directory)
+            throw new InputException(Failure.UNWRITABLE, "read-only directory " + directory + " (mode " + mode(directory)
                     + "): the file cannot be replaced there");
         }
         return existing;
@@ -179,7 +180,7 @@ public final class Recorder {
         } catch (UnsupportedOperationException e) {
             return Files.isWritable(path);
         } catch (IOException e) {
-            throw new InputException("cannot read permissions of " + path + ": " + e.getMessage(), e);
+            throw new InputException(Failure.UNREADABLE, "cannot read permissions of " + path + ": " + e.getMessage(), e);
         }
     }
 

@@ -36,6 +36,7 @@ import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchMode;
+import org.mcountkit.core.Failure;
 
 /**
  * Rewrites every recorded site of a file to the backend's NOP or to its call, as ftrace does at
@@ -72,7 +73,7 @@ public final class Patcher {
         long start = System.nanoTime();
         ElfImage image = ElfImage.open(path, backends);
         if (image.relocatable() && options.mode() == PatchMode.CALL) {
-            throw new InputException("--call rewrites linked images only: in an object the linker fills in the call");
+            throw new InputException(Failure.WRONG_FILE_TYPE, "--call rewrites linked images only: in an object the linker fills in the call");
         }
         List<CallSite> sites = options.tableOnly() ? image.tableSites().sites() : image.sites().listed();
         PatchResult result = new Run(image, options).apply(sites);
@@ -152,7 +153,7 @@ public final class Patcher {
                         }
                     });
                 } catch (IOException e) {
-                    throw new InputException("cannot write: " + e.getMessage(), e);
+                    throw new InputException(Failure.UNWRITABLE, "cannot write: " + e.getMessage(), e);
                 }
             }
             return new PatchResult(file.path(), machine, patched, unchanged, skipped, refused, diagnostics,
@@ -188,7 +189,7 @@ public final class Patcher {
                             + length + " bytes left as it is: " + e.getMessage()));
                     return;
                 }
-                throw new InputException(site.section() + "+0x" + Long.toHexString(site.offset()) + ": "
+                throw new InputException(Failure.UNUSABLE_SITES, site.section() + "+0x" + Long.toHexString(site.offset()) + ": "
                         + e.getMessage());
             }
             byte[] old = new byte[length];
@@ -268,7 +269,7 @@ public final class Patcher {
         private long callTarget() {
             if (options.target() == null) {
                 if (image.hooks().defined().isEmpty()) {
-                    throw new InputException("no hook (" + String.join(", ", new TreeSet<>(image.abi().hooks()))
+                    throw new InputException(Failure.UNUSABLE_SITES, "no hook (" + String.join(", ", new TreeSet<>(image.abi().hooks()))
                             + ") is defined in this image (called through the PLT?): name the function to call"
                             + " with --target");
                 }
@@ -279,7 +280,7 @@ public final class Patcher {
                     return image.backend().functionAddress(image.target(), s);
                 }
             }
-            throw new InputException("--target " + options.target() + ": no such symbol defined in this image");
+            throw new InputException(Failure.UNUSABLE_SITES, "--target " + options.target() + ": no such symbol defined in this image");
         }
     }
 }

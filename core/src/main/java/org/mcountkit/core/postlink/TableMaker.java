@@ -29,6 +29,7 @@ import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.Table;
 import org.mcountkit.core.TableEntry;
 import org.mcountkit.core.TableOptions;
+import org.mcountkit.core.Failure;
 
 /**
  * Makes one {@code __mcount_loc} table from the sites {@code list} finds in some inputs (objects,
@@ -78,7 +79,7 @@ public final class TableMaker {
                     target = read.target();
                     abi = backends.require(target).abi(target);
                 } else if (read.target() != null && !sameMachine(target, read.target())) {
-                    throw new InputException("machine " + backends.require(read.target()).abi(read.target())
+                    throw new InputException(Failure.MIXED_INPUTS, "machine " + backends.require(read.target()).abi(read.target())
                             .machineName() + " " + read.target().elfClass() + " " + read.target().endian().label()
                             + " differs from the first input's (" + abi.machineName() + " "
                             + target.elfClass() + " " + target.endian().label() + ")");
@@ -86,7 +87,7 @@ public final class TableMaker {
             } catch (FileInputException e) {
                 throw e;
             } catch (InputException e) {
-                throw new FileInputException(read.path(), e.getMessage());
+                throw new FileInputException(read.path(), e.failure(), e.getMessage());
             }
             if (read.failure() != null) {
                 throw read.failure();
@@ -136,7 +137,7 @@ public final class TableMaker {
         } catch (FileInputException e) {
             return new Read(path, target, null, null, e, null);
         } catch (InputException e) {
-            return new Read(path, target, null, null, new FileInputException(path, e.getMessage()), null);
+            return new Read(path, target, null, null, new FileInputException(path, e.failure(), e.getMessage()), null);
         } catch (RuntimeException e) {
             return new Read(path, target, null, null, null, e);
         }
@@ -151,7 +152,7 @@ public final class TableMaker {
         if (report.hasErrors()) {
             String first = report.diagnostics().stream().filter(d -> d.severity() == Severity.ERROR).findFirst()
                     .map(Diagnostic::message).orElseThrow();
-            throw new InputException("cannot make a table: " + first);
+            throw new InputException(Failure.UNUSABLE_SITES, "cannot make a table: " + first);
         }
         FunctionIndex functions = image.functions();
         boolean linked = report.linked();

@@ -26,6 +26,7 @@ import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.pipeline.TableSites;
 import org.mcountkit.core.pipeline.TracedSections;
 import org.mcountkit.core.Verification;
+import org.mcountkit.core.Failure;
 
 /**
  * Checks every entry of a linked image's {@code __mcount_loc} and
@@ -62,7 +63,7 @@ public final class Verifier {
     public Verification verify(Path path) {
         ElfFile file = ElfFiles.open(path);
         if (file.type() == ElfFile.ET_REL) {
-            throw new InputException("not a linked image (e_type " + file.type()
+            throw new InputException(Failure.WRONG_FILE_TYPE, "not a linked image (e_type " + file.type()
                     + "): verify checks executables and shared objects; list reads objects");
         }
         long start = System.nanoTime();
@@ -138,7 +139,7 @@ public final class Verifier {
             long from = start.value() - holder.address();
             long to = stop.value() - holder.address();
             if (from < 0 || to < from || to > holder.size() || !holder.hasFileBytes()) {
-                throw new InputException(String.format("%s..%s (0x%x..0x%x) is not inside %s", START_MCOUNT_LOC,
+                throw new InputException(Failure.MALFORMED, String.format("%s..%s (0x%x..0x%x) is not inside %s", START_MCOUNT_LOC,
                         STOP_MCOUNT_LOC, start.value(), stop.value(), holder.name()));
             }
             ByteBuffer bytes = file.bytes(holder);
