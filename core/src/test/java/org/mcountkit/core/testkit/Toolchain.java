@@ -14,6 +14,8 @@ public enum Toolchain {
     I386("i686-linux-gnu-"),
     AARCH64("aarch64-linux-gnu-"),
     RISCV64("riscv64-linux-gnu-"),
+    /** 32-bit ARM (armhf), whose functions are ARM or Thumb code. */
+    ARM("arm-linux-gnueabihf-"),
     /** Only for the test of a backend that mcountkit does not ship, loaded from a jar. */
     S390X("s390x-linux-gnu-");
 
