@@ -157,7 +157,8 @@ class LibraryTableTest {
         String type = toolchain == Toolchain.X86_64 ? "R_X86_64_64" : "R_386_32";
         assertTrue(relocations.stream().allMatch(r -> r.type().equals(type)), relocations.toString());
         assertEquals(List.of("add", "later", "main", "maybe", "twice"),
-                relocations.stream().map(Objdump.RelocationLine::symbol).sorted().toList(), "the LOCAL helper is a word");
+                relocations.stream().map(Objdump.RelocationLine::symbol).sorted().toList(),
+                "the LOCAL helper is a plain word");
     }
 
     /**
