@@ -18,6 +18,7 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.ObjdumpCode;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 
 /**
@@ -60,9 +61,7 @@ class Arm64PatchableEntriesTest {
         // kernel_like.c has 7 functions; notrace does not suppress patchable entries
         assertEquals(7, expected.size(), expected.toString());
         List<String> listed = report.sites().stream().filter(s -> s.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES)
-                .map(s -> s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.length() + " " + s.function()
-                        + " " + s.source().label())
-                .toList();
+                .map(SiteText::line).toList();
         assertEquals(expected, listed);
         for (TableOracle.Entry entry : TableOracle.entries(object, "__patchable_function_entries")) {
             assertEquals(nops, nopsAt(code, entry), "objdump's NOPs at " + entry);

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
@@ -21,6 +20,7 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.Toolchain;
 
 /** {@code -pg} objects: every {@code bl _mcount} objdump shows is a site, and nothing else is. */
@@ -54,7 +54,7 @@ class Arm64PgSitesTest {
         assertEquals(compiler.machine(), report.machine());
         // one call per traced function of kernel_like.c: s_other g_func w_func init_func hook_address g2
         assertEquals(6, expected.size(), "objdump oracle:\n" + expected);
-        assertEquals(sorted(expected), sorted(describe(report.sites())));
+        assertEquals(sorted(expected), sorted(SiteText.lines(report.sites())));
         assertTrue(report.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION));
     }
 
@@ -94,7 +94,7 @@ class Arm64PgSitesTest {
         FileReport report = lister.list(object);
 
         assertEquals(List.of(call.place() + " 4 " + call.function() + " _mcount relocation"),
-                describe(report.sites()));
+                SiteText.lines(report.sites()));
         assertTrue(hasWarning(report, jump.section(), jump.offset(), "R_AARCH64_JUMP26 is a jump (a tail call"),
                 report.diagnostics().toString());
     }
@@ -111,7 +111,7 @@ class Arm64PgSitesTest {
                 + " +R_AARCH64_ABS64 +0{16} _mcount \\+ 0.*"), relocations);
         ObjdumpCode.Instruction call = Disassembly.of(object).callsTo("_mcount").get(0);
         assertEquals(List.of(call.place() + " 4 f+0x" + Long.toHexString(call.offset()) + " _mcount relocation"),
-                describe(report.sites()));
+                SiteText.lines(report.sites()));
         assertTrue(hasWarning(report, ".data", 0, "not a call: R_AARCH64_ABS64 in .data, which is not code"),
                 report.diagnostics().toString());
     }
@@ -144,11 +144,6 @@ class Arm64PgSitesTest {
         List<String> flags = new ArrayList<>(List.of("-pg", "-DHOOK_SYMBOL=_mcount"));
         flags.addAll(List.of(extra));
         return compiler.compile(source, dir.resolve("pg.o"), flags.toArray(String[]::new));
-    }
-
-    static List<String> describe(List<CallSite> sites) {
-        return sites.stream().map(s -> s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.length() + " "
-                + s.function() + " " + s.hook() + " " + s.source().label()).toList();
     }
 
     private static boolean hasWarning(FileReport report, String section, long offset, String text) {

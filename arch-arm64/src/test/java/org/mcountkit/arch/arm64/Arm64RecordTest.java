@@ -24,6 +24,7 @@ import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 import org.mcountkit.core.RecordOptions;
@@ -135,8 +136,7 @@ class Arm64RecordTest {
         assertArrayEquals(once, Files.readAllBytes(object));
         List<String> calls = Disassembly.of(object).callsTo("_mcount").stream().map(ObjdumpCode.Instruction::place)
                 .toList();
-        assertEquals(calls, listed.sites().stream().map(s -> s.section() + "+0x" + Long.toHexString(s.offset()))
-                .toList());
+        assertEquals(calls, listed.sites().stream().map(SiteText::place).toList());
         assertTrue(listed.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION));
     }
 

@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
@@ -53,8 +53,7 @@ class TableEntryProblemsTest {
 
         FileReport report = lister.list(object);
 
-        assertEquals(List.of(".text+0x0 8 f", ".text+0xc 0 g"), report.sites().stream()
-                .map(s -> s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.length() + " " + s.function())
+        assertEquals(List.of(".text+0x0 8 f", ".text+0xc 0 g"), report.sites().stream().map(SiteText::brief)
                 .toList());
         assertEquals(List.of(
                 "warning .text+0xc the __patchable_function_entries entry does not point at a NOP",
@@ -63,7 +62,7 @@ class TableEntryProblemsTest {
                 "warning __patchable_function_entries+0x18 entry relocated by R_AARCH64_ABS32, not an absolute"
                         + " pointer: skipped",
                 "warning __mcount_loc+0x0 entry points into .data, which is not code: skipped"),
-                report.diagnostics().stream().map(TableEntryProblemsTest::describe).toList());
+                report.diagnostics().stream().map(SiteText::diagnostic).toList());
         assertTrue(report.hasErrors());
     }
 
@@ -81,7 +80,7 @@ class TableEntryProblemsTest {
         assertEquals(List.of(), report.sites());
         assertEquals(List.of("warning __patchable_function_entries no relocation section places its entries:"
                 + " the 8 bytes cannot be read as sites"),
-                report.diagnostics().stream().map(TableEntryProblemsTest::describe).toList());
+                report.diagnostics().stream().map(SiteText::diagnostic).toList());
     }
 
     private Path assemble(String name, String text) {
@@ -89,10 +88,5 @@ class TableEntryProblemsTest {
         Path object = dir.resolve(name.replace(".s", ".o"));
         Toolchain.AARCH64.run("as", source.toString(), "-o", object.toString());
         return object;
-    }
-
-    private static String describe(Diagnostic d) {
-        return d.severity().label() + " " + d.section() + (d.hasOffset() ? "+0x" + Long.toHexString(d.offset()) : "")
-                + " " + d.message();
     }
 }

@@ -21,6 +21,7 @@ import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.RecordOptions;
 
@@ -108,11 +109,10 @@ class Nds32DiagnosticsTest {
 
         FileReport report = new Lister(backends).list(object);
 
-        assertEquals(List.of(".text+0x0"), report.sites().stream()
-                .map(s -> s.section() + "+0x" + Long.toHexString(s.offset())).toList());
+        assertEquals(List.of(".text+0x0"), report.sites().stream().map(SiteText::place).toList());
         List<Diagnostic> rejected = report.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING)
                 .toList();
-        assertEquals(places, rejected.stream().map(d -> d.section() + "+0x" + Long.toHexString(d.offset())).toList());
+        assertEquals(places, rejected.stream().map(SiteText::place).toList());
         assertEquals(List.of(
                 "reference to _mcount not recorded: not a call: R_NDS32_HI20_RELA on the word 46000000, which is not"
                         + " sethi $ta",

@@ -28,6 +28,7 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 import org.mcountkit.core.RecordOptions;
@@ -63,11 +64,11 @@ class Nds32RecordTest {
 
         assertEquals(endian == Endian.BIG ? "nds32be" : "nds32le", report.machine());
         assertEquals(EXPECTED_SITES,
-                report.sites().stream().map(Nds32RecordTest::describe).toList());
+                report.sites().stream().map(SiteText::line).toList());
         assertEquals(layout.textSites().stream().map(o -> (long) o).toList(),
                 report.sites().stream().map(CallSite::offset).toList());
         assertEquals(List.of(".mysec+0x0 12 u_func _mcount relocation"),
-                report.untracedSites().stream().map(Nds32RecordTest::describe).toList());
+                report.untracedSites().stream().map(SiteText::line).toList());
         assertFalse(report.hasWarnings(), report.diagnostics().toString());
     }
 
@@ -165,13 +166,8 @@ class Nds32RecordTest {
         assertFalse(again.changed());
         assertArrayEquals(once, Files.readAllBytes(object));
         assertEquals(EXPECTED_SITES,
-                listed.sites().stream().map(Nds32RecordTest::describe).toList());
+                listed.sites().stream().map(SiteText::line).toList());
         assertTrue(listed.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION));
-    }
-
-    private static String describe(CallSite s) {
-        return s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.length() + " " + s.function() + " "
-                + s.hook() + " " + s.source().label();
     }
 
     private static byte[] concat(byte[]... parts) {

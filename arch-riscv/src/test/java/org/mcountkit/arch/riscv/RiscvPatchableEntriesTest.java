@@ -18,6 +18,7 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.ObjdumpCode;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 
 /**
@@ -67,9 +68,7 @@ class RiscvPatchableEntriesTest {
         // kernel_like.c has 7 functions; notrace does not suppress patchable entries
         assertEquals(7, expected.size(), expected.toString());
         List<String> listed = report.sites().stream().filter(s -> s.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES)
-                .map(s -> s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.length() + " " + s.function()
-                        + " " + s.source().label())
-                .toList();
+                .map(SiteText::line).toList();
         assertEquals(expected, listed);
         assertEquals(7, report.sites().size(), report.sites().toString());
     }

@@ -21,6 +21,7 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
@@ -56,7 +57,7 @@ class RiscvPgSitesTest {
         assertEquals(compiler.machine(), report.machine());
         // one call per traced function of kernel_like.c: s_other g_func w_func init_func hook_address g2
         assertEquals(6, expected.size(), "objdump oracle:\n" + expected);
-        assertEquals(sorted(expected), sorted(describe(report.sites())));
+        assertEquals(sorted(expected), sorted(SiteText.lines(report.sites())));
         assertTrue(report.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION));
     }
 
@@ -101,7 +102,7 @@ class RiscvPgSitesTest {
         FileReport report = lister.list(object);
 
         assertEquals(List.of(call.place() + " 8 " + call.function() + " _mcount relocation"),
-                describe(report.sites()));
+                SiteText.lines(report.sites()));
         assertTrue(hasWarning(report, tail.section(), tail.offset(),
                 "not a call: R_RISCV_CALL_PLT on auipc+jr, a jump to the hook (a tail call)"),
                 report.diagnostics().toString());
@@ -156,7 +157,7 @@ class RiscvPgSitesTest {
         FileReport report = lister.list(object);
 
         assertEquals(List.of(g.place() + " 8 g mcount relocation", h.place() + " 8 h _mcount relocation"),
-                describe(report.sites()));
+                SiteText.lines(report.sites()));
         assertTrue(hasWarning(report, ".text", 0,
                 "not a call: R_RISCV_CALL_PLT on the words 00000013 00000013, which are not auipc ra + jalr ra"),
                 report.diagnostics().toString());
@@ -200,11 +201,6 @@ class RiscvPgSitesTest {
         List<String> flags = new ArrayList<>(List.of("-pg", "-DHOOK_SYMBOL=_mcount"));
         flags.addAll(List.of(extra));
         return compiler.compile(Sources.kernelLike(dir), dir.resolve("pg.o"), flags.toArray(String[]::new));
-    }
-
-    static List<String> describe(List<CallSite> sites) {
-        return sites.stream().map(s -> s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.length() + " "
-                + s.function() + " " + s.hook() + " " + s.source().label()).toList();
     }
 
     static boolean hasWarning(FileReport report, String section, long offset, String text) {

@@ -20,6 +20,7 @@ import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.RecordOptions;
 
@@ -134,7 +135,7 @@ class RiscvRelaxationHazardTest {
 
     private static List<String> places(FileReport report, SiteSource source) {
         return report.sites().stream().filter(s -> s.source() == source)
-                .map(s -> s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.length()).toList();
+                .map(s -> SiteText.place(s) + " " + s.length()).toList();
     }
 
     private static List<Long> sorted(List<Long> list) {

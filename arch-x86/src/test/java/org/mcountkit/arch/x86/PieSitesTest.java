@@ -19,6 +19,7 @@ import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 import org.mcountkit.core.RecordOptions;
@@ -67,7 +68,7 @@ class PieSitesTest {
                 new RecordOptions(false));
 
         assertEquals(List.of(".text+0x0 6 g_func", ".text+0x20 6 hook_address"), report.sites().stream()
-                .map(PieSitesTest::describe).toList());
+                .map(SiteText::brief).toList());
         assertEquals(List.of(".text+0x0", ".text+0x20"), TableOracle.entries(object, "__mcount_loc").stream()
                 .map(Object::toString).toList());
         assertEquals(List.of(".text+0x1", ".text+0x21", ".text+0x28"), TableOracle.entries(reference, "__mcount_loc")
@@ -79,16 +80,12 @@ class PieSitesTest {
                 report.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING).toList());
 
         CallSite untraced = report.untracedSites().get(0);
-        assertEquals(".noinstr.text+0x0 6 noinstr_func", describe(untraced));
+        assertEquals(".noinstr.text+0x0 6 noinstr_func", SiteText.brief(untraced));
         X86Disassembly.Instruction nop = X86Disassembly.of(Toolchain.X86_64, object).at(".noinstr.text", 0);
         assertEquals(List.of(0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00), nop.bytes(), "one 6-byte NOP: " + nop);
         assertTrue(nop.isNop(), nop.text());
         assertEquals(List.of("R_X86_64_NONE __fentry__-0x4"), nop.relocs());
         X86Disassembly.Instruction kept = X86Disassembly.of(Toolchain.X86_64, reference).at(".noinstr.text", 0);
         assertEquals(List.of(0xff, 0x15, 0, 0, 0, 0), kept.bytes(), "the C tool leaves the call: " + kept);
-    }
-
-    private static String describe(CallSite site) {
-        return site.section() + "+0x" + Long.toHexString(site.offset()) + " " + site.length() + " " + site.function();
     }
 }

@@ -25,6 +25,7 @@ import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.Clang;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -86,7 +87,7 @@ class X86TableSitesTest {
 
         assertEquals(7, expected.size(), expected.toString());
         assertEquals(expected, report.sites().stream().filter(s -> s.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES)
-                .map(s -> place(s) + " " + s.length() + " " + s.function()).toList());
+                .map(SiteText::brief).toList());
     }
 
     @Test
@@ -102,7 +103,7 @@ class X86TableSitesTest {
         assertEquals(6, calls.size(), calls.toString());
         assertEquals(calls, TableOracle.entries(object, "__mcount_loc").stream().map(Object::toString).sorted()
                 .toList());
-        assertEquals(calls, report.sites().stream().map(X86TableSitesTest::place).sorted().toList());
+        assertEquals(calls, report.sites().stream().map(SiteText::place).sorted().toList());
         assertTrue(report.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION));
     }
 
@@ -116,12 +117,12 @@ class X86TableSitesTest {
         FileReport report = lister.list(object);
 
         assertEquals(6, table.size());
-        assertEquals(table, report.sites().stream().map(X86TableSitesTest::place).toList());
+        assertEquals(table, report.sites().stream().map(SiteText::place).toList());
         for (CallSite site : report.sites()) {
             assertEquals(SiteSource.MCOUNT_LOC, site.source());
             assertEquals(5, site.length());
             X86Disassembly.Instruction nop = code.at(site.section(), site.offset());
-            assertEquals(List.of(0x0f, 0x1f, 0x44, 0x00, 0x00), nop.bytes(), place(site));
+            assertEquals(List.of(0x0f, 0x1f, 0x44, 0x00, 0x00), nop.bytes(), SiteText.place(site));
             assertEquals(nop.label() + (site.offset() == nop.labelStart() ? "" : "+0x"
                     + Long.toHexString(site.offset() - nop.labelStart())), site.function());
         }
@@ -153,9 +154,5 @@ class X86TableSitesTest {
             }
         }
         return null;
-    }
-
-    private static String place(CallSite s) {
-        return s.section() + "+0x" + Long.toHexString(s.offset());
     }
 }

@@ -24,7 +24,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
-import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.HookReference;
@@ -40,6 +39,7 @@ import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 import org.mockito.ArgumentCaptor;
@@ -166,9 +166,9 @@ class BackendSeamTest {
         SiteScan scan = ElfImage.of(ElfFiles.open(object), backend).relocationSites();
 
         assertEquals(List.of(".text+0x0 a", ".text+0x40 takes_address", ".init.text+0x0 init_f"),
-                describe(FoundSite.sites(scan.traced())));
+                FoundSite.sites(scan.traced()).stream().map(s -> SiteText.place(s) + " " + s.function()).toList());
         assertEquals(List.of(".noinstr.text+0x0 noinstr_f", ".text..nomcount+0x0 opted_out"),
-                describe(FoundSite.sites(scan.untraced())));
+                FoundSite.sites(scan.untraced()).stream().map(s -> SiteText.place(s) + " " + s.function()).toList());
 
         Relocation addressLoad = references.stream().map(Reference::relocation)
                 .filter(r -> r.type() == R_X86_64_32).findFirst().orElseThrow();
@@ -238,11 +238,6 @@ class BackendSeamTest {
         assertEquals(section, d.section());
         assertFalse(d.hasOffset());
         assertTrue(d.message().contains(reason), d.message());
-    }
-
-    private static List<String> describe(List<CallSite> sites) {
-        return sites.stream().map(s -> s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.function())
-                .toList();
     }
 
     private static List<Reference> hookReferencesInCode(ElfFile elf) {
