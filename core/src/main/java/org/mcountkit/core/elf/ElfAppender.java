@@ -21,7 +21,7 @@ public final class ElfAppender {
 
     private final ElfFile file;
     private final long oldShoff;
-    private final boolean is64;
+    private final ElfLayout layout;
     private final int shentsize;
     private final List<Header> headers = new ArrayList<>();
     private final Map<Integer, byte[]> contents = new TreeMap<>();
@@ -75,10 +75,10 @@ public final class ElfAppender {
             throw new InputException("no section name table (e_shstrndx " + names + "): cannot add sections");
         }
         this.file = file;
-        this.is64 = file.target().is64();
-        this.shentsize = is64 ? 64 : 40;
+        this.layout = ElfLayout.of(file.target().elfClass());
+        this.shentsize = layout.shdrSize();
         ByteBuffer all = file.contents();
-        long shoff = is64 ? all.getLong(40) : all.getInt(32) & 0xffffffffL;
+        long shoff = layout.word(all, layout.eShoff());
         this.oldShoff = shoff;
         for (Section s : file.sections()) {
             byte[] raw = new byte[shentsize];
@@ -133,9 +133,8 @@ public final class ElfAppender {
     private void applyRetypes() {
         ByteOrder order = file.target().endian().order();
         for (Retype r : retypes) {
-            boolean rela = r.section().type() == Section.SHT_RELA;
-            int entsize = rela ? (is64 ? 24 : 12) : (is64 ? 16 : 8);
-            int infoAt = r.index() * entsize + (is64 ? 8 : 4);
+            int entsize = layout.relocationSize(r.section().type() == Section.SHT_RELA);
+            int infoAt = r.index() * entsize + layout.rInfo();
             byte[] replaced = contents.get(r.section().index());
             ByteBuffer entry;
             if (replaced != null) {
@@ -146,13 +145,8 @@ public final class ElfAppender {
                 entry = ByteBuffer.wrap(original).order(order);
                 infoAt -= r.index() * entsize;
             }
-            if (is64) {
-                long info = entry.getLong(infoAt);
-                entry.putLong(infoAt, (info & 0xffffffff00000000L) | (r.type() & 0xffffffffL));
-            } else {
-                int info = entry.getInt(infoAt);
-                entry.putInt(infoAt, (info & 0xffffff00) | (r.type() & 0xff));
-            }
+            long info = layout.word(entry, infoAt);
+            layout.putWord(entry, infoAt, layout.packInfo(layout.symbolOf(info), r.type()));
             if (replaced == null) {
                 patch(r.section().offset() + (long) r.index() * entsize, entry.array());
             }
@@ -204,13 +198,12 @@ public final class ElfAppender {
         }
         StringTableBuilder.Built built = builder.build();
 
-        int align = is64 ? 8 : 4;
         long pos = end;
         Header namesHeader = headers.get(shstrndx);
         namesHeader.offset = pos;
         namesHeader.size = built.bytes().length;
         pos += built.bytes().length;
-        long shoff = alignUp(pos, align);
+        long shoff = alignUp(pos, layout.wordSize());
         pos = shoff + (long) headers.size() * shentsize;
         for (Map.Entry<Integer, byte[]> c : contents.entrySet()) {
             Header h = headers.get(c.getKey());
@@ -242,7 +235,7 @@ public final class ElfAppender {
             if (i == 0) {
                 // Section 0 carries the real section count once it no longer fits e_shnum.
                 if (count >= Symbol.SHN_LORESERVE) {
-                    putWord(tail, at + (is64 ? 32 : 20), count);
+                    layout.putWord(tail, at + layout.shSize(), count);
                 }
             } else {
                 writeHeader(tail, at, h);
@@ -254,42 +247,25 @@ public final class ElfAppender {
         return new Tail(tail, shoff);
     }
 
+    /** Writes the fields a rewrite may change: all but {@code sh_name}, written apart, and {@code sh_addr}. */
     private void writeHeader(ByteBuffer b, int at, Header h) {
         b.putInt(at + 4, h.type);
-        if (is64) {
-            b.putLong(at + 8, h.flags);
-            b.putLong(at + 24, h.offset);
-            b.putLong(at + 32, h.size);
-            b.putInt(at + 40, h.link);
-            b.putInt(at + 44, h.info);
-            b.putLong(at + 48, h.addralign);
-            b.putLong(at + 56, h.entsize);
-        } else {
-            b.putInt(at + 8, (int) h.flags);
-            b.putInt(at + 16, (int) h.offset);
-            b.putInt(at + 20, (int) h.size);
-            b.putInt(at + 24, h.link);
-            b.putInt(at + 28, h.info);
-            b.putInt(at + 32, (int) h.addralign);
-            b.putInt(at + 36, (int) h.entsize);
-        }
-    }
-
-    private void putWord(ByteBuffer b, int at, long value) {
-        if (is64) {
-            b.putLong(at, value);
-        } else {
-            b.putInt(at, (int) value);
-        }
+        layout.putWord(b, at + layout.shFlags(), h.flags);
+        layout.putWord(b, at + layout.shOffset(), h.offset);
+        layout.putWord(b, at + layout.shSize(), h.size);
+        b.putInt(at + layout.shLink(), h.link);
+        b.putInt(at + layout.shInfo(), h.info);
+        layout.putWord(b, at + layout.shAddralign(), h.addralign);
+        layout.putWord(b, at + layout.shEntsize(), h.entsize);
     }
 
     private byte[] elfHeaderPatch(Tail tail) {
-        int ehsize = is64 ? 64 : 52;
+        int ehsize = layout.ehdrSize();
         ByteBuffer header = ByteBuffer.allocate(ehsize).order(file.target().endian().order());
         header.put(0, file.contents(), 0, ehsize);
         int count = headers.size();
-        putWord(header, is64 ? 40 : 32, tail.shoff);
-        header.putShort(is64 ? 60 : 48, (short) (count >= Symbol.SHN_LORESERVE ? 0 : count));
+        layout.putWord(header, layout.eShoff(), tail.shoff);
+        header.putShort(layout.eShnum(), (short) (count >= Symbol.SHN_LORESERVE ? 0 : count));
         return header.array();
     }
 

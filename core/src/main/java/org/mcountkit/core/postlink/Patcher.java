@@ -255,8 +255,7 @@ public final class Patcher {
                 if (!rs.isRelocationSection() || rs.info() != code.index() || rs.link() != symtab) {
                     continue;
                 }
-                RelocationWriter writer = new RelocationWriter(target.is64(), rs.type() == Section.SHT_RELA,
-                        target.endian().order());
+                RelocationWriter writer = new RelocationWriter(target, rs.type() == Section.SHT_RELA);
                 List<Relocation> list = file.relocations(rs);
                 for (int i = 0; i < list.size(); i++) {
                     Relocation r = list.get(i);
