@@ -187,22 +187,24 @@ public final class ElfAppender {
 
     private Tail layOut(long end) {
         int shstrndx = file.sectionNameTableIndex();
-        Section names = file.section(shstrndx);
-        byte[] oldNames = new byte[(int) names.size()];
-        file.bytes(names).get(0, oldNames);
+        Section nameTable = file.section(shstrndx);
+        byte[] oldNames = new byte[(int) nameTable.size()];
+        file.bytes(nameTable).get(0, oldNames);
         StringTableBuilder builder = new StringTableBuilder(oldNames);
+        List<String> newNames = new ArrayList<>();
         for (Header h : headers) {
             if (h.newName != null) {
-                builder.add(h.newName);
+                newNames.add(h.newName);
             }
         }
-        StringTableBuilder.Built built = builder.build();
+        Map<String, Integer> nameOffsets = builder.appendSharingTails(newNames);
+        byte[] names = builder.toBytes();
 
         long pos = end;
         Header namesHeader = headers.get(shstrndx);
         namesHeader.offset = pos;
-        namesHeader.size = built.bytes().length;
-        pos += built.bytes().length;
+        namesHeader.size = names.length;
+        pos += names.length;
         long shoff = alignUp(pos, layout.wordSize());
         pos = shoff + (long) headers.size() * shentsize;
         for (Map.Entry<Integer, byte[]> c : contents.entrySet()) {
@@ -221,7 +223,7 @@ public final class ElfAppender {
             throw new InputException("the rewritten file would be " + pos + " bytes, over the 2 GiB this tool writes");
         }
         ByteBuffer tail = ByteBuffer.allocate((int) (pos - end)).order(file.target().endian().order());
-        tail.put(0, built.bytes());
+        tail.put(0, names);
         int count = headers.size();
         for (int i = 0; i < count; i++) {
             Header h = headers.get(i);
@@ -230,7 +232,7 @@ public final class ElfAppender {
                 tail.put(at, h.raw);
             }
             if (h.newName != null) {
-                tail.putInt(at, built.offsets().get(h.newName));
+                tail.putInt(at, nameOffsets.get(h.newName));
             }
             if (i == 0) {
                 // Section 0 carries the real section count once it no longer fits e_shnum.
