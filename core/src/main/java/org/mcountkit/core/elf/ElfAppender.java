@@ -15,11 +15,13 @@ import org.mcountkit.core.InputException;
 /**
  * Rewrites an object the way the kernel's recordmcount does: old bytes stay where they are, and a
  * new section-name table, a new section-header table and the new or replaced section contents
- * are appended at the end. Sections are only ever added or given new contents.
+ * are appended at the end. Sections are only ever added or given new contents. An appender made
+ * {@link #inPlace} only patches old bytes and retypes relocations, and appends nothing.
  */
 public final class ElfAppender {
 
     private final ElfFile file;
+    private final boolean appends;
     private final long oldShoff;
     private final ElfLayout layout;
     private final int shentsize;
@@ -65,36 +67,48 @@ public final class ElfAppender {
     static final long MAX_ALIGNMENT = 1L << 16;
 
     /**
-     * Starts a rewrite of {@code file}.
+     * Starts a rewrite of {@code file} that appends a new section-name table and section-header
+     * table, even when no section is added or replaced.
      *
      * @throws InputException when the file has no section-name table to extend
      */
     public ElfAppender(ElfFile file) {
-        int names = file.sectionNameTableIndex();
-        if (names <= 0 || names >= file.sections().size() || file.section(names).type() != Section.SHT_STRTAB) {
-            throw new InputException("no section name table (e_shstrndx " + names + "): cannot add sections");
-        }
+        this(file, true);
+    }
+
+    /**
+     * Starts an edit of {@code file} in place: the new file is the old one with the patches and
+     * relocation retypes applied, and nothing appended (so a file without a section-name table
+     * can be edited too). Sections cannot be added or replaced.
+     */
+    public static ElfAppender inPlace(ElfFile file) {
+        return new ElfAppender(file, false);
+    }
+
+    private ElfAppender(ElfFile file, boolean appends) {
         this.file = file;
+        this.appends = appends;
         this.layout = ElfLayout.of(file.target().elfClass());
         this.shentsize = layout.shdrSize();
         ByteBuffer all = file.contents();
-        long shoff = layout.word(all, layout.eShoff());
-        this.oldShoff = shoff;
-        for (Section s : file.sections()) {
-            byte[] raw = new byte[shentsize];
-            all.get((int) (shoff + (long) s.index() * shentsize), raw);
-            headers.add(new Header(raw, s));
+        this.oldShoff = layout.word(all, layout.eShoff());
+        if (appends) {
+            int names = file.sectionNameTableIndex();
+            if (names <= 0 || names >= file.sections().size() || file.section(names).type() != Section.SHT_STRTAB) {
+                throw new InputException("no section name table (e_shstrndx " + names + "): cannot add sections");
+            }
+            for (Section s : file.sections()) {
+                byte[] raw = new byte[shentsize];
+                all.get((int) (oldShoff + (long) s.index() * shentsize), raw);
+                headers.add(new Header(raw, s));
+            }
         }
-    }
-
-    /** Number of sections the output will have. */
-    public int sectionCount() {
-        return headers.size();
     }
 
     /** Adds a section after the existing ones and returns its index. */
     public int addSection(String name, int type, long flags, int link, int info, long addralign, long entsize,
             byte[] content) {
+        requireAppending();
         Header h = new Header(null, new Section(headers.size(), name, type, flags, 0, 0, content.length, link, info,
                 addralign, entsize));
         h.newName = name;
@@ -106,12 +120,20 @@ public final class ElfAppender {
 
     /** Gives an existing section new contents, written at the end of the file. */
     public void replaceContent(int index, byte[] content) {
+        requireAppending();
         contents.put(index, content);
         headers.get(index).size = content.length;
     }
 
     public void setInfo(int index, int info) {
+        requireAppending();
         headers.get(index).info = info;
+    }
+
+    private void requireAppending() {
+        if (!appends) {
+            throw new IllegalStateException("an in-place edit adds and changes no section headers");
+        }
     }
 
     /** Overwrites bytes inside the old file (an instruction turned into a NOP, say). */
@@ -157,10 +179,25 @@ public final class ElfAppender {
     /** Writes the whole new file into {@code out}, positioned at 0, in one gathering write. */
     public void writeTo(FileChannel out) throws IOException {
         applyRetypes();
-        long end = file.size();
-        Tail tail = layOut(end);
         ByteEdits edits = new ByteEdits();
         patches.forEach(edits::put);
+        ByteBuffer tail = appends ? appended(edits) : ByteBuffer.allocate(0);
+        List<ByteBuffer> pieces = edits.applyTo(file.contents());
+        pieces.add(tail);
+        ByteBuffer[] buffers = pieces.toArray(new ByteBuffer[0]);
+        long remaining = 0;
+        for (ByteBuffer b : buffers) {
+            remaining += b.remaining();
+        }
+        while (remaining > 0) {
+            remaining -= out.write(buffers);
+        }
+    }
+
+    /** Lays out what goes after the old bytes, and adds to {@code edits} the old header's pointers to it. */
+    private ByteBuffer appended(ByteEdits edits) {
+        long end = file.size();
+        Tail tail = layOut(end);
         edits.put(0, elfHeaderPatch(tail));
         // The kernel tool edits the old header table in memory before copying it, so its old copy
         // of the name table's header (and of header 0) ends up updated too; do the same so outputs
@@ -170,16 +207,7 @@ public final class ElfAppender {
             tail.bytes.get((int) (tail.shoff - end) + index * shentsize, header);
             edits.put(oldShoff + (long) index * shentsize, header);
         }
-        List<ByteBuffer> pieces = edits.applyTo(file.contents());
-        pieces.add(tail.bytes.duplicate().position(0));
-        ByteBuffer[] buffers = pieces.toArray(new ByteBuffer[0]);
-        long remaining = 0;
-        for (ByteBuffer b : buffers) {
-            remaining += b.remaining();
-        }
-        while (remaining > 0) {
-            remaining -= out.write(buffers);
-        }
+        return tail.bytes.duplicate().position(0);
     }
 
     private record Tail(ByteBuffer bytes, long shoff) {

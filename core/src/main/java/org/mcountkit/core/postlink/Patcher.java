@@ -23,8 +23,8 @@ import org.mcountkit.api.SiteState;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.elf.RelocationWriter;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.Lister;
@@ -93,7 +93,7 @@ public final class Patcher {
         private final boolean relocatable;
         private final long hook;
         private final long callTarget;
-        private final byte[] image;
+        private final ElfAppender out;
         private final List<Diagnostic> diagnostics = new ArrayList<>();
         private final List<PatchResult.Refusal> refused = new ArrayList<>();
         /** File ranges of sites already patched or found as wanted: start to end. */
@@ -111,9 +111,7 @@ public final class Patcher {
             this.relocatable = file.type() == ElfFile.ET_REL;
             this.hook = relocatable ? -1 : hookAddress();
             this.callTarget = options.mode() == Mode.CALL || options.target() != null ? callTarget() : -1;
-            ByteBuffer all = file.contents();
-            this.image = new byte[all.limit()];
-            all.get(0, image);
+            this.out = ElfAppender.inPlace(file);
         }
 
         PatchResult apply(List<CallSite> sites) {
@@ -137,12 +135,7 @@ public final class Patcher {
             }
             if (patched > 0) {
                 try {
-                    AtomicFile.replace(file.path(), channel -> {
-                        ByteBuffer b = ByteBuffer.wrap(image);
-                        while (b.hasRemaining()) {
-                            channel.write(b);
-                        }
-                    });
+                    AtomicFile.replace(file.path(), out::writeTo);
                 } catch (IOException e) {
                     throw new InputException("cannot write: " + e.getMessage(), e);
                 }
@@ -208,7 +201,7 @@ public final class Patcher {
                 covered.put(fileOffset, fileOffset + length);
                 return;
             }
-            System.arraycopy(wanted, 0, image, (int) fileOffset, length);
+            out.patch(fileOffset, wanted);
             covered.put(fileOffset, fileOffset + length);
             if (relocatable) {
                 retireRelocations(code, site.offset(), length);
@@ -255,14 +248,11 @@ public final class Patcher {
                 if (!rs.isRelocationSection() || rs.info() != code.index() || rs.link() != symtab) {
                     continue;
                 }
-                RelocationWriter writer = new RelocationWriter(target, rs.type() == Section.SHT_RELA);
                 List<Relocation> list = file.relocations(rs);
                 for (int i = 0; i < list.size(); i++) {
                     Relocation r = list.get(i);
                     if (r.offset() >= offset && r.offset() < offset + length) {
-                        ByteBuffer view = ByteBuffer.wrap(image, (int) rs.offset(), (int) rs.size()).slice()
-                                .order(target.endian().order());
-                        writer.putInfo(view, i, r.symbolIndex(), none);
+                        out.retypeRelocation(rs, i, none);
                     }
                 }
             }
