@@ -13,4 +13,9 @@ public record ElfTarget(int machine, ElfClass elfClass, Endian endian, int flags
     public boolean is64() {
         return elfClass == ElfClass.ELF64;
     }
+
+    /** The bits an address of this class has: all 64, or the low 32. */
+    public long addressMask() {
+        return is64() ? -1L : 0xffffffffL;
+    }
 }

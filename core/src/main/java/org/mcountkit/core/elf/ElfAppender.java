@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.InputException;
@@ -15,13 +16,16 @@ import org.mcountkit.core.InputException;
 /**
  * Rewrites an object the way the kernel's recordmcount does: old bytes stay where they are, and a
  * new section-name table, a new section-header table and the new or replaced section contents
- * are appended at the end. Sections are only ever added or given new contents.
+ * are appended at the end. Sections are only ever added or given new contents. An appender made
+ * {@link #inPlace} only patches old bytes and retypes relocations, and appends nothing.
  */
 public final class ElfAppender {
 
     private final ElfFile file;
+    private final boolean appends;
     private final long oldShoff;
-    private final boolean is64;
+    private final ElfLayout layout;
+    private final RelocationInfo info;
     private final int shentsize;
     private final List<Header> headers = new ArrayList<>();
     private final Map<Integer, byte[]> contents = new TreeMap<>();
@@ -65,36 +69,51 @@ public final class ElfAppender {
     static final long MAX_ALIGNMENT = 1L << 16;
 
     /**
-     * Starts a rewrite of {@code file}.
+     * Starts a rewrite of {@code file} that appends a new section-name table and section-header
+     * table, even when no section is added or replaced.
+     *
+     * {@code info} says how the machine packs {@code r_info}.
      *
      * @throws InputException when the file has no section-name table to extend
      */
-    public ElfAppender(ElfFile file) {
-        int names = file.sectionNameTableIndex();
-        if (names <= 0 || names >= file.sections().size() || file.section(names).type() != Section.SHT_STRTAB) {
-            throw new InputException("no section name table (e_shstrndx " + names + "): cannot add sections");
-        }
-        this.file = file;
-        this.is64 = file.target().is64();
-        this.shentsize = is64 ? 64 : 40;
-        ByteBuffer all = file.contents();
-        long shoff = is64 ? all.getLong(40) : all.getInt(32) & 0xffffffffL;
-        this.oldShoff = shoff;
-        for (Section s : file.sections()) {
-            byte[] raw = new byte[shentsize];
-            all.get((int) (shoff + (long) s.index() * shentsize), raw);
-            headers.add(new Header(raw, s));
-        }
+    public ElfAppender(ElfFile file, RelocationInfo info) {
+        this(file, info, true);
     }
 
-    /** Number of sections the output will have. */
-    public int sectionCount() {
-        return headers.size();
+    /**
+     * Starts an edit of {@code file} in place: the new file is the old one with the patches and
+     * relocation retypes applied, and nothing appended (so a file without a section-name table
+     * can be edited too). Sections cannot be added or replaced.
+     */
+    public static ElfAppender inPlace(ElfFile file, RelocationInfo info) {
+        return new ElfAppender(file, info, false);
+    }
+
+    private ElfAppender(ElfFile file, RelocationInfo info, boolean appends) {
+        this.file = file;
+        this.info = info;
+        this.appends = appends;
+        this.layout = ElfLayout.of(file.target().elfClass());
+        this.shentsize = layout.shdrSize();
+        ByteBuffer all = file.contents();
+        this.oldShoff = layout.word(all, layout.eShoff());
+        if (appends) {
+            int names = file.sectionNameTableIndex();
+            if (names <= 0 || names >= file.sections().size() || file.section(names).type() != Section.SHT_STRTAB) {
+                throw new InputException("no section name table (e_shstrndx " + names + "): cannot add sections");
+            }
+            for (Section s : file.sections()) {
+                byte[] raw = new byte[shentsize];
+                all.get((int) (oldShoff + (long) s.index() * shentsize), raw);
+                headers.add(new Header(raw, s));
+            }
+        }
     }
 
     /** Adds a section after the existing ones and returns its index. */
     public int addSection(String name, int type, long flags, int link, int info, long addralign, long entsize,
             byte[] content) {
+        requireAppending();
         Header h = new Header(null, new Section(headers.size(), name, type, flags, 0, 0, content.length, link, info,
                 addralign, entsize));
         h.newName = name;
@@ -106,12 +125,20 @@ public final class ElfAppender {
 
     /** Gives an existing section new contents, written at the end of the file. */
     public void replaceContent(int index, byte[] content) {
+        requireAppending();
         contents.put(index, content);
         headers.get(index).size = content.length;
     }
 
     public void setInfo(int index, int info) {
+        requireAppending();
         headers.get(index).info = info;
+    }
+
+    private void requireAppending() {
+        if (!appends) {
+            throw new IllegalStateException("an in-place edit adds and changes no section headers");
+        }
     }
 
     /** Overwrites bytes inside the old file (an instruction turned into a NOP, say). */
@@ -133,9 +160,8 @@ public final class ElfAppender {
     private void applyRetypes() {
         ByteOrder order = file.target().endian().order();
         for (Retype r : retypes) {
-            boolean rela = r.section().type() == Section.SHT_RELA;
-            int entsize = rela ? (is64 ? 24 : 12) : (is64 ? 16 : 8);
-            int infoAt = r.index() * entsize + (is64 ? 8 : 4);
+            int entsize = layout.relocationSize(r.section().type() == Section.SHT_RELA);
+            int infoAt = r.index() * entsize + layout.rInfo();
             byte[] replaced = contents.get(r.section().index());
             ByteBuffer entry;
             if (replaced != null) {
@@ -146,13 +172,8 @@ public final class ElfAppender {
                 entry = ByteBuffer.wrap(original).order(order);
                 infoAt -= r.index() * entsize;
             }
-            if (is64) {
-                long info = entry.getLong(infoAt);
-                entry.putLong(infoAt, (info & 0xffffffff00000000L) | (r.type() & 0xffffffffL));
-            } else {
-                int info = entry.getInt(infoAt);
-                entry.putInt(infoAt, (info & 0xffffff00) | (r.type() & 0xff));
-            }
+            long old = layout.word(entry, infoAt);
+            layout.putWord(entry, infoAt, info.info(info.symbol(old), r.type()));
             if (replaced == null) {
                 patch(r.section().offset() + (long) r.index() * entsize, entry.array());
             }
@@ -160,24 +181,19 @@ public final class ElfAppender {
         retypes.clear();
     }
 
+    /** How the machine packs {@code r_info}, for writers of relocation sections. */
+    public RelocationInfo relocationInfo() {
+        return info;
+    }
+
     /** Writes the whole new file into {@code out}, positioned at 0, in one gathering write. */
     public void writeTo(FileChannel out) throws IOException {
         applyRetypes();
-        long end = file.size();
-        Tail tail = layOut(end);
         ByteEdits edits = new ByteEdits();
         patches.forEach(edits::put);
-        edits.put(0, elfHeaderPatch(tail));
-        // The kernel tool edits the old header table in memory before copying it, so its old copy
-        // of the name table's header (and of header 0) ends up updated too; do the same so outputs
-        // match byte for byte.
-        for (int index : new int[] {0, file.sectionNameTableIndex()}) {
-            byte[] header = new byte[shentsize];
-            tail.bytes.get((int) (tail.shoff - end) + index * shentsize, header);
-            edits.put(oldShoff + (long) index * shentsize, header);
-        }
+        ByteBuffer tail = appends ? appended(edits) : ByteBuffer.allocate(0);
         List<ByteBuffer> pieces = edits.applyTo(file.contents());
-        pieces.add(tail.bytes.duplicate().position(0));
+        pieces.add(tail);
         ByteBuffer[] buffers = pieces.toArray(new ByteBuffer[0]);
         long remaining = 0;
         for (ByteBuffer b : buffers) {
@@ -188,29 +204,46 @@ public final class ElfAppender {
         }
     }
 
+    /** Lays out what goes after the old bytes, and adds to {@code edits} the old header's pointers to it. */
+    private ByteBuffer appended(ByteEdits edits) {
+        long end = file.size();
+        Tail tail = layOut(end);
+        edits.put(0, elfHeaderPatch(tail));
+        // The kernel tool edits the old header table in memory before copying it, so its old copy
+        // of the name table's header (and of header 0) ends up updated too; do the same so outputs
+        // match byte for byte.
+        for (int index : new int[] {0, file.sectionNameTableIndex()}) {
+            byte[] header = new byte[shentsize];
+            tail.bytes.get((int) (tail.shoff - end) + index * shentsize, header);
+            edits.put(oldShoff + (long) index * shentsize, header);
+        }
+        return tail.bytes.duplicate().position(0);
+    }
+
     private record Tail(ByteBuffer bytes, long shoff) {
     }
 
     private Tail layOut(long end) {
         int shstrndx = file.sectionNameTableIndex();
-        Section names = file.section(shstrndx);
-        byte[] oldNames = new byte[(int) names.size()];
-        file.bytes(names).get(0, oldNames);
+        Section nameTable = file.section(shstrndx);
+        byte[] oldNames = new byte[(int) nameTable.size()];
+        file.bytes(nameTable).get(0, oldNames);
         StringTableBuilder builder = new StringTableBuilder(oldNames);
+        List<String> newNames = new ArrayList<>();
         for (Header h : headers) {
             if (h.newName != null) {
-                builder.add(h.newName);
+                newNames.add(h.newName);
             }
         }
-        StringTableBuilder.Built built = builder.build();
+        Map<String, Integer> nameOffsets = builder.appendSharingTails(newNames);
+        byte[] names = builder.toBytes();
 
-        int align = is64 ? 8 : 4;
         long pos = end;
         Header namesHeader = headers.get(shstrndx);
         namesHeader.offset = pos;
-        namesHeader.size = built.bytes().length;
-        pos += built.bytes().length;
-        long shoff = alignUp(pos, align);
+        namesHeader.size = names.length;
+        pos += names.length;
+        long shoff = alignUp(pos, layout.wordSize());
         pos = shoff + (long) headers.size() * shentsize;
         for (Map.Entry<Integer, byte[]> c : contents.entrySet()) {
             Header h = headers.get(c.getKey());
@@ -228,7 +261,7 @@ public final class ElfAppender {
             throw new InputException("the rewritten file would be " + pos + " bytes, over the 2 GiB this tool writes");
         }
         ByteBuffer tail = ByteBuffer.allocate((int) (pos - end)).order(file.target().endian().order());
-        tail.put(0, built.bytes());
+        tail.put(0, names);
         int count = headers.size();
         for (int i = 0; i < count; i++) {
             Header h = headers.get(i);
@@ -237,12 +270,12 @@ public final class ElfAppender {
                 tail.put(at, h.raw);
             }
             if (h.newName != null) {
-                tail.putInt(at, built.offsets().get(h.newName));
+                tail.putInt(at, nameOffsets.get(h.newName));
             }
             if (i == 0) {
                 // Section 0 carries the real section count once it no longer fits e_shnum.
                 if (count >= Symbol.SHN_LORESERVE) {
-                    putWord(tail, at + (is64 ? 32 : 20), count);
+                    layout.putWord(tail, at + layout.shSize(), count);
                 }
             } else {
                 writeHeader(tail, at, h);
@@ -254,42 +287,25 @@ public final class ElfAppender {
         return new Tail(tail, shoff);
     }
 
+    /** Writes the fields a rewrite may change: all but {@code sh_name}, written apart, and {@code sh_addr}. */
     private void writeHeader(ByteBuffer b, int at, Header h) {
         b.putInt(at + 4, h.type);
-        if (is64) {
-            b.putLong(at + 8, h.flags);
-            b.putLong(at + 24, h.offset);
-            b.putLong(at + 32, h.size);
-            b.putInt(at + 40, h.link);
-            b.putInt(at + 44, h.info);
-            b.putLong(at + 48, h.addralign);
-            b.putLong(at + 56, h.entsize);
-        } else {
-            b.putInt(at + 8, (int) h.flags);
-            b.putInt(at + 16, (int) h.offset);
-            b.putInt(at + 20, (int) h.size);
-            b.putInt(at + 24, h.link);
-            b.putInt(at + 28, h.info);
-            b.putInt(at + 32, (int) h.addralign);
-            b.putInt(at + 36, (int) h.entsize);
-        }
-    }
-
-    private void putWord(ByteBuffer b, int at, long value) {
-        if (is64) {
-            b.putLong(at, value);
-        } else {
-            b.putInt(at, (int) value);
-        }
+        layout.putWord(b, at + layout.shFlags(), h.flags);
+        layout.putWord(b, at + layout.shOffset(), h.offset);
+        layout.putWord(b, at + layout.shSize(), h.size);
+        b.putInt(at + layout.shLink(), h.link);
+        b.putInt(at + layout.shInfo(), h.info);
+        layout.putWord(b, at + layout.shAddralign(), h.addralign);
+        layout.putWord(b, at + layout.shEntsize(), h.entsize);
     }
 
     private byte[] elfHeaderPatch(Tail tail) {
-        int ehsize = is64 ? 64 : 52;
+        int ehsize = layout.ehdrSize();
         ByteBuffer header = ByteBuffer.allocate(ehsize).order(file.target().endian().order());
         header.put(0, file.contents(), 0, ehsize);
         int count = headers.size();
-        putWord(header, is64 ? 40 : 32, tail.shoff);
-        header.putShort(is64 ? 60 : 48, (short) (count >= Symbol.SHN_LORESERVE ? 0 : count));
+        layout.putWord(header, layout.eShoff(), tail.shoff);
+        header.putShort(layout.eShnum(), (short) (count >= Symbol.SHN_LORESERVE ? 0 : count));
         return header.array();
     }
 

@@ -38,7 +38,7 @@ public final class MappedElfFile implements ElfFile {
     private final ByteBuffer data;
     private final ElfTarget target;
     private final int type;
-    private final boolean is64;
+    private final ElfLayout layout;
     private final List<Section> sections;
     private final int shstrndx;
     private final Section symtab;
@@ -49,15 +49,15 @@ public final class MappedElfFile implements ElfFile {
         this.path = path;
         this.data = data;
         ElfIdent ident = ElfIdent.read(data);
-        this.is64 = ident.elfClass() == ElfClass.ELF64;
+        this.layout = ElfLayout.of(ident.elfClass());
         data.order(ident.endian().order());
-        int ehsize = is64 ? 64 : 52;
+        int ehsize = layout.ehdrSize();
         if (data.limit() < ehsize) {
             throw new InputException("truncated ELF header (" + data.limit() + " of " + ehsize + " bytes)");
         }
         this.type = u16(16);
         int machine = u16(18);
-        int flags = (int) u32(is64 ? 48 : 36);
+        int flags = (int) u32(layout.eFlags());
         this.target = new ElfTarget(machine, ident.elfClass(), ident.endian(), flags);
         SectionTable table = readSectionTable();
         this.sections = table.sections;
@@ -119,24 +119,24 @@ public final class MappedElfFile implements ElfFile {
     }
 
     private SectionTable readSectionTable() {
-        long shoff = is64 ? u64(40) : u32(32);
-        int shentsize = u16(is64 ? 58 : 46);
-        int shnum = u16(is64 ? 60 : 48);
-        int shstrndx = u16(is64 ? 62 : 50);
+        long shoff = word(layout.eShoff());
+        int shentsize = u16(layout.eShentsize());
+        int shnum = u16(layout.eShnum());
+        int shstrndx = u16(layout.eShstrndx());
         if (shoff == 0) {
             return new SectionTable(List.of(), 0);
         }
-        int expected = is64 ? 64 : 40;
+        int expected = layout.shdrSize();
         if (shentsize != expected) {
             throw new InputException("section header size " + shentsize + " (expected " + expected + ")");
         }
         requireRange(shoff, shentsize, "section header 0");
         long count = shnum;
         if (shnum == 0) {
-            count = rawSectionField(shoff, 5);
+            count = word((int) shoff + layout.shSize());
         }
         if (shstrndx == Symbol.SHN_XINDEX) {
-            shstrndx = (int) Math.min(Integer.MAX_VALUE, rawSectionField(shoff, 6));
+            shstrndx = (int) Math.min(Integer.MAX_VALUE, u32((int) shoff + layout.shLink()));
         }
         long room = (data.limit() - shoff) / shentsize;
         if (count < 0 || count > room) {
@@ -145,7 +145,7 @@ public final class MappedElfFile implements ElfFile {
                     + " but the file holds at most " + room);
         }
         int n = (int) count;
-        int ehsize = is64 ? 64 : 52;
+        int ehsize = layout.ehdrSize();
         if (n > 0 && shoff < ehsize) {
             throw new InputException("section header table at offset " + shoff + " overlaps the ELF header ("
                     + ehsize + " bytes)");
@@ -184,19 +184,12 @@ public final class MappedElfFile implements ElfFile {
         return new SectionTable(Collections.unmodifiableList(list), shstrndx);
     }
 
-    /** Field {@code field} of the section header at {@code at}: 0 name .. 9 entsize. */
-    private long rawSectionField(long at, int field) {
-        return rawSection(at)[field];
-    }
-
+    /** The fields of the section header at {@code at}, in order: sh_name, sh_type, sh_flags .. sh_entsize. */
     private long[] rawSection(long at) {
         int p = (int) at;
-        if (is64) {
-            return new long[] {u32(p), u32(p + 4), u64(p + 8), u64(p + 16), u64(p + 24), u64(p + 32),
-                u32(p + 40), u32(p + 44), u64(p + 48), u64(p + 56)};
-        }
-        return new long[] {u32(p), u32(p + 4), u32(p + 8), u32(p + 12), u32(p + 16), u32(p + 20),
-            u32(p + 24), u32(p + 28), u32(p + 32), u32(p + 36)};
+        return new long[] {u32(p), u32(p + 4), word(p + layout.shFlags()), word(p + layout.shAddr()),
+            word(p + layout.shOffset()), word(p + layout.shSize()), u32(p + layout.shLink()), u32(p + layout.shInfo()),
+            word(p + layout.shAddralign()), word(p + layout.shEntsize())};
     }
 
     private static Section toSection(int index, long[] f, String name) {
@@ -224,7 +217,7 @@ public final class MappedElfFile implements ElfFile {
     }
 
     private void checkSymbolTable() {
-        int entsize = is64 ? 24 : 16;
+        int entsize = layout.symSize();
         if (symtab.entsize() != entsize || symtab.size() % entsize != 0) {
             throw new InputException("symbol table " + quoted(symtab.name()) + " has entry size " + symtab.entsize()
                     + " and size " + symtab.size() + " (expected entries of " + entsize + " bytes)");
@@ -355,24 +348,11 @@ public final class MappedElfFile implements ElfFile {
         }
         int p = (int) (symtab.offset() + (long) index * symtab.entsize());
         long name = u32(p);
-        int info;
-        int other;
-        int shndx;
-        long value;
-        long size;
-        if (is64) {
-            info = u8(p + 4);
-            other = u8(p + 5);
-            shndx = u16(p + 6);
-            value = u64(p + 8);
-            size = u64(p + 16);
-        } else {
-            value = u32(p + 4);
-            size = u32(p + 8);
-            info = u8(p + 12);
-            other = u8(p + 13);
-            shndx = u16(p + 14);
-        }
+        int info = u8(p + layout.stInfo());
+        int other = u8(p + layout.stOther());
+        int shndx = u16(p + layout.stShndx());
+        long value = word(p + layout.stValue());
+        long size = word(p + layout.stSize());
         int section = shndx;
         if (shndx < Symbol.SHN_LORESERVE && shndx >= sections.size()) {
             throw new InputException("symbol " + index + " is in section " + shndx + ", out of range ("
@@ -421,7 +401,7 @@ public final class MappedElfFile implements ElfFile {
         if (!rela && rs.type() != Section.SHT_REL) {
             throw new IllegalArgumentException(rs.name() + " is not a relocation section");
         }
-        int entsize = rela ? (is64 ? 24 : 12) : (is64 ? 16 : 8);
+        int entsize = layout.relocationSize(rela);
         if ((rs.entsize() != entsize && rs.entsize() != 0) || rs.size() % entsize != 0) {
             throw new InputException("relocation section " + quoted(rs.name()) + " has entry size " + rs.entsize()
                     + " and size " + rs.size() + " (expected entries of " + entsize + " bytes)");
@@ -444,23 +424,11 @@ public final class MappedElfFile implements ElfFile {
 
     private Relocation relocation(Section rs, boolean rela, int entsize, int symbols, RelocationInfo split, int i) {
         int p = (int) (rs.offset() + (long) i * entsize);
-        long offset;
-        long addend;
-        int sym;
-        int rtype;
-        if (is64) {
-            offset = u64(p);
-            long info = u64(p + 8);
-            addend = rela ? data.getLong(p + 16) : 0;
-            sym = split.symbol(info);
-            rtype = split.type(info);
-        } else {
-            offset = u32(p);
-            long info = u32(p + 4);
-            addend = rela ? data.getInt(p + 8) : 0;
-            sym = split.symbol(info);
-            rtype = split.type(info);
-        }
+        long offset = word(p);
+        long info = word(p + layout.rInfo());
+        long addend = rela ? layout.signedWord(data, p + layout.rAddend()) : 0;
+        int sym = split.symbol(info);
+        int rtype = split.type(info);
         if (sym < 0 || (sym > 0 && sym >= symbols)) {
             throw new InputException("relocation " + i + " in " + quoted(rs.name()) + " refers to symbol "
                     + Integer.toUnsignedString(sym) + " out of range (" + symbols + " symbols)");
@@ -542,8 +510,9 @@ public final class MappedElfFile implements ElfFile {
         return data.getInt(p) & 0xffffffffL;
     }
 
-    private long u64(int p) {
-        return data.getLong(p);
+    /** An address-sized word: 4 bytes in ELF32, 8 in ELF64. */
+    private long word(int p) {
+        return layout.word(data, p);
     }
 
     static String quoted(String name) {

@@ -21,19 +21,15 @@ public final class McountLocSections {
     }
 
     public static void append(ElfFile file, ElfAppender out, List<Entry> entries, boolean rela, int relocationType) {
-        boolean is64 = file.target().is64();
-        int word = file.target().pointerSize();
+        ElfLayout layout = ElfLayout.of(file.target().elfClass());
+        int word = layout.wordSize();
         ByteBuffer table = ByteBuffer.allocate(entries.size() * word).order(file.target().endian().order());
-        RelocationWriter writer = new RelocationWriter(is64, rela, file.target().endian().order());
+        RelocationWriter writer = new RelocationWriter(file.target(), rela, out.relocationInfo());
         ByteBuffer relocations = writer.allocate(entries.size());
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
             if (!rela) {
-                if (is64) {
-                    table.putLong(i * word, e.value());
-                } else {
-                    table.putInt(i * word, (int) e.value());
-                }
+                layout.putWord(table, i * word, e.value());
             }
             writer.put(relocations, i, (long) i * word, e.symbol(), relocationType, rela ? e.value() : 0);
         }

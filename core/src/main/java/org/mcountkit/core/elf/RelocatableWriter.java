@@ -1,8 +1,6 @@
 package org.mcountkit.core.elf;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.mcountkit.api.ElfTarget;
@@ -30,14 +28,14 @@ public final class RelocatableWriter {
     }
 
     private final ElfTarget target;
-    private final boolean is64;
+    private final ElfLayout layout;
     private final List<NewSection> sections = new ArrayList<>();
     private final List<NewSymbol> symbols = new ArrayList<>();
     private int locals = 1;
 
     public RelocatableWriter(ElfTarget target) {
         this.target = target;
-        this.is64 = target.is64();
+        this.layout = ElfLayout.of(target.elfClass());
     }
 
     /** Adds a section and returns its index (the null section is 0). */
@@ -55,7 +53,8 @@ public final class RelocatableWriter {
 
     /** Adds the relocation section ({@code SHT_REL} or {@code SHT_RELA}) of section {@code target}. */
     public int addRelocations(String name, int type, int target, long entsize, byte[] content) {
-        sections.add(new NewSection(name, type, Section.SHF_INFO_LINK, target, is64 ? 8 : 4, entsize, content, true));
+        sections.add(new NewSection(name, type, Section.SHF_INFO_LINK, target, layout.wordSize(), entsize, content,
+                true));
         return sections.size();
     }
 
@@ -79,32 +78,29 @@ public final class RelocatableWriter {
         int symtab = sections.size() + 1;
         int strtab = symtab + 1;
         int shstrtab = strtab + 1;
-        ByteArrayOutputStream names = new ByteArrayOutputStream();
-        names.write(0);
+        StringTableBuilder names = new StringTableBuilder();
         byte[] symbolTable = symbolTable(names);
         List<NewSection> all = new ArrayList<>(sections);
-        all.add(new NewSection(".symtab", Section.SHT_SYMTAB, 0, locals, is64 ? 8 : 4, is64 ? 24 : 16, symbolTable,
-                false));
-        all.add(new NewSection(".strtab", Section.SHT_STRTAB, 0, 0, 1, 0, names.toByteArray(), false));
-        ByteArrayOutputStream sectionNames = new ByteArrayOutputStream();
-        sectionNames.write(0);
+        all.add(new NewSection(".symtab", Section.SHT_SYMTAB, 0, locals, layout.wordSize(), layout.symSize(),
+                symbolTable, false));
+        all.add(new NewSection(".strtab", Section.SHT_STRTAB, 0, 0, 1, 0, names.toBytes(), false));
+        StringTableBuilder sectionNames = new StringTableBuilder();
         int[] nameOffsets = new int[all.size() + 1];
         for (int i = 0; i < all.size(); i++) {
-            nameOffsets[i] = add(sectionNames, all.get(i).name());
+            nameOffsets[i] = sectionNames.append(all.get(i).name());
         }
-        nameOffsets[all.size()] = add(sectionNames, ".shstrtab");
-        all.add(new NewSection(".shstrtab", Section.SHT_STRTAB, 0, 0, 1, 0, sectionNames.toByteArray(), false));
+        nameOffsets[all.size()] = sectionNames.append(".shstrtab");
+        all.add(new NewSection(".shstrtab", Section.SHT_STRTAB, 0, 0, 1, 0, sectionNames.toBytes(), false));
 
-        int ehsize = is64 ? 64 : 52;
-        int shentsize = is64 ? 64 : 40;
+        int shentsize = layout.shdrSize();
         long[] offsets = new long[all.size()];
-        long pos = ehsize;
+        long pos = layout.ehdrSize();
         for (int i = 0; i < all.size(); i++) {
             pos = alignUp(pos, Math.max(1, all.get(i).addralign()));
             offsets[i] = pos;
             pos += all.get(i).content().length;
         }
-        long shoff = alignUp(pos, is64 ? 8 : 4);
+        long shoff = alignUp(pos, layout.wordSize());
         int count = all.size() + 1;
         ByteBuffer out = ByteBuffer.allocate((int) (shoff + (long) count * shentsize)).order(target.endian().order());
         header(out, shoff, count, shstrtab);
@@ -118,78 +114,45 @@ public final class RelocatableWriter {
         return out.array();
     }
 
-    private byte[] symbolTable(ByteArrayOutputStream names) {
-        int size = is64 ? 24 : 16;
+    private byte[] symbolTable(StringTableBuilder names) {
+        int size = layout.symSize();
         ByteBuffer b = ByteBuffer.allocate((symbols.size() + 1) * size).order(target.endian().order());
         for (int i = 0; i < symbols.size(); i++) {
             NewSymbol s = symbols.get(i);
             int at = (i + 1) * size;
-            int name = s.name().isEmpty() ? 0 : add(names, s.name());
-            byte info = (byte) ((s.binding() << 4) | s.type());
+            int name = s.name().isEmpty() ? 0 : names.append(s.name());
             b.putInt(at, name);
-            if (is64) {
-                b.put(at + 4, info);
-                b.putShort(at + 6, (short) s.section());
-                b.putLong(at + 8, s.value());
-            } else {
-                b.putInt(at + 4, (int) s.value());
-                b.put(at + 12, info);
-                b.putShort(at + 14, (short) s.section());
-            }
+            b.put(at + layout.stInfo(), (byte) ((s.binding() << 4) | s.type()));
+            b.putShort(at + layout.stShndx(), (short) s.section());
+            layout.putWord(b, at + layout.stValue(), s.value());
         }
         return b.array();
     }
 
     private void header(ByteBuffer b, long shoff, int count, int shstrtab) {
-        b.put(0, new byte[] {0x7f, 'E', 'L', 'F', (byte) (is64 ? 2 : 1),
+        b.put(0, new byte[] {0x7f, 'E', 'L', 'F', (byte) layout.eiClass(),
             (byte) (target.endian() == Endian.LITTLE ? 1 : 2), EV_CURRENT});
         b.putShort(16, (short) ET_REL);
         b.putShort(18, (short) target.machine());
         b.putInt(20, EV_CURRENT);
-        if (is64) {
-            b.putLong(40, shoff);
-            b.putInt(48, target.flags());
-            b.putShort(52, (short) 64);
-            b.putShort(58, (short) 64);
-            b.putShort(60, (short) count);
-            b.putShort(62, (short) shstrtab);
-        } else {
-            b.putInt(32, (int) shoff);
-            b.putInt(36, target.flags());
-            b.putShort(40, (short) 52);
-            b.putShort(46, (short) 40);
-            b.putShort(48, (short) count);
-            b.putShort(50, (short) shstrtab);
-        }
+        layout.putWord(b, layout.eShoff(), shoff);
+        b.putInt(layout.eFlags(), target.flags());
+        b.putShort(layout.eEhsize(), (short) layout.ehdrSize());
+        b.putShort(layout.eShentsize(), (short) layout.shdrSize());
+        b.putShort(layout.eShnum(), (short) count);
+        b.putShort(layout.eShstrndx(), (short) shstrtab);
     }
 
     private void sectionHeader(ByteBuffer b, int at, int name, NewSection s, long offset, int link) {
         b.putInt(at, name);
         b.putInt(at + 4, s.type());
-        if (is64) {
-            b.putLong(at + 8, s.flags());
-            b.putLong(at + 24, offset);
-            b.putLong(at + 32, s.content().length);
-            b.putInt(at + 40, link);
-            b.putInt(at + 44, s.info());
-            b.putLong(at + 48, s.addralign());
-            b.putLong(at + 56, s.entsize());
-        } else {
-            b.putInt(at + 8, (int) s.flags());
-            b.putInt(at + 16, (int) offset);
-            b.putInt(at + 20, s.content().length);
-            b.putInt(at + 24, link);
-            b.putInt(at + 28, s.info());
-            b.putInt(at + 32, (int) s.addralign());
-            b.putInt(at + 36, (int) s.entsize());
-        }
-    }
-
-    private static int add(ByteArrayOutputStream table, String name) {
-        int offset = table.size();
-        table.writeBytes(name.getBytes(StandardCharsets.ISO_8859_1));
-        table.write(0);
-        return offset;
+        layout.putWord(b, at + layout.shFlags(), s.flags());
+        layout.putWord(b, at + layout.shOffset(), offset);
+        layout.putWord(b, at + layout.shSize(), s.content().length);
+        b.putInt(at + layout.shLink(), link);
+        b.putInt(at + layout.shInfo(), s.info());
+        layout.putWord(b, at + layout.shAddralign(), s.addralign());
+        layout.putWord(b, at + layout.shEntsize(), s.entsize());
     }
 
     private static long alignUp(long value, long align) {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.SortedSet;
 import java.util.function.IntUnaryOperator;
 import org.mcountkit.api.Relocation;
+import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 
@@ -27,7 +28,7 @@ public final class SectionSymbolInserter {
 
     public static Result insert(ElfFile file, ElfAppender out, SortedSet<Integer> sections) {
         Section symtab = file.symbolTable().orElseThrow();
-        boolean is64 = file.target().is64();
+        ElfLayout layout = ElfLayout.of(file.target().elfClass());
         ByteOrder order = file.target().endian().order();
         int entsize = (int) symtab.entsize();
         int firstGlobal = symtab.info();
@@ -50,13 +51,8 @@ public final class SectionSymbolInserter {
             int shndx = section < Symbol.SHN_LORESERVE ? section : Symbol.SHN_XINDEX;
             needsExtended |= shndx == Symbol.SHN_XINDEX;
             int info = (Symbol.STB_LOCAL << 4) | Symbol.STT_SECTION;
-            if (is64) {
-                symbols.put(p + 4, (byte) info);
-                symbols.putShort(p + 6, (short) shndx);
-            } else {
-                symbols.put(p + 12, (byte) info);
-                symbols.putShort(p + 14, (short) shndx);
-            }
+            symbols.put(p + layout.stInfo(), (byte) info);
+            symbols.putShort(p + layout.stShndx(), (short) shndx);
             symbolOf.put(section, at);
             at++;
         }
@@ -90,7 +86,7 @@ public final class SectionSymbolInserter {
                 continue;
             }
             if (s.isRelocationSection()) {
-                out.replaceContent(s.index(), renumbered(file, s, renumber, is64, order));
+                out.replaceContent(s.index(), renumbered(file, out.relocationInfo(), s, renumber));
             } else if (s.type() == Section.SHT_GROUP) {
                 out.setInfo(s.index(), renumber.applyAsInt(s.info()));
             }
@@ -98,11 +94,10 @@ public final class SectionSymbolInserter {
         return new Result(symbolOf, renumber);
     }
 
-    private static byte[] renumbered(ElfFile file, Section rs, IntUnaryOperator renumber, boolean is64,
-            ByteOrder order) {
-        List<Relocation> relocations = file.relocations(rs);
-        RelocationWriter writer = new RelocationWriter(is64, rs.type() == Section.SHT_RELA, order);
-        ByteBuffer copy = ByteBuffer.allocate((int) rs.size()).order(order);
+    private static byte[] renumbered(ElfFile file, RelocationInfo info, Section rs, IntUnaryOperator renumber) {
+        List<Relocation> relocations = file.relocations(rs, info);
+        RelocationWriter writer = new RelocationWriter(file.target(), rs.type() == Section.SHT_RELA, info);
+        ByteBuffer copy = ByteBuffer.allocate((int) rs.size()).order(file.target().endian().order());
         copy.put(0, file.bytes(rs), 0, (int) rs.size());
         for (int i = 0; i < relocations.size(); i++) {
             Relocation r = relocations.get(i);

@@ -8,29 +8,37 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Extends an existing string table with new names. A name that ends another new name shares its
- * bytes, as {@code __mcount_loc} shares {@code .rela__mcount_loc}'s (the kernel tool does so).
+ * Builds a string table, new or extending an existing one, name by name at its end or a batch
+ * of names sharing tails the way the kernel tool does.
  */
 final class StringTableBuilder {
 
-    private final byte[] existing;
-    private final List<String> names = new ArrayList<>();
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
+    /** A new table: only the empty name, at offset 0, that unnamed entries point to. */
+    StringTableBuilder() {
+        bytes.write(0);
+    }
+
+    /** A table that starts with {@code existing}'s bytes. */
     StringTableBuilder(byte[] existing) {
-        this.existing = existing;
+        bytes.writeBytes(existing);
     }
 
-    void add(String name) {
-        names.add(name);
+    /** Appends {@code name} and returns its offset. */
+    int append(String name) {
+        int offset = bytes.size();
+        bytes.writeBytes(name.getBytes(StandardCharsets.ISO_8859_1));
+        bytes.write(0);
+        return offset;
     }
 
-    /** The whole table, and the offset of every added name. */
-    record Built(byte[] bytes, Map<String, Integer> offsets) {
-    }
-
-    Built build() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(existing);
+    /**
+     * Appends {@code names}, longest first, and returns the offset of each; a name that ends
+     * another one of the batch shares its bytes, as {@code __mcount_loc} shares
+     * {@code .rela__mcount_loc}'s (the kernel tool does so).
+     */
+    Map<String, Integer> appendSharingTails(List<String> names) {
         Map<String, Integer> offsets = new HashMap<>();
         List<String> longestFirst = new ArrayList<>(names);
         longestFirst.sort((a, b) -> Integer.compare(b.length(), a.length()));
@@ -45,13 +53,13 @@ final class StringTableBuilder {
                     break;
                 }
             }
-            if (shared == null) {
-                shared = out.size();
-                out.writeBytes(name.getBytes(StandardCharsets.ISO_8859_1));
-                out.write(0);
-            }
-            offsets.put(name, shared);
+            offsets.put(name, shared != null ? shared : append(name));
         }
-        return new Built(out.toByteArray(), offsets);
+        return offsets;
+    }
+
+    /** The table as built so far. */
+    byte[] toBytes() {
+        return bytes.toByteArray();
     }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.RelocatableWriter;
 import org.mcountkit.core.elf.RelocationWriter;
@@ -26,14 +27,14 @@ public final class TableObjectWriter {
 
     /** The object's bytes. */
     public byte[] write(Table table) {
-        int word = table.target().pointerSize();
-        boolean is64 = table.target().is64();
+        ElfLayout layout = ElfLayout.of(table.target().elfClass());
+        int word = layout.wordSize();
         List<TableEntry> entries = table.entries();
         RelocatableWriter out = new RelocatableWriter(table.target());
         Map<String, Integer> symbols = new LinkedHashMap<>();
         entries.stream().filter(e -> !e.isAbsolute()).forEach(e -> symbols.putIfAbsent(e.symbol(), 0));
         ByteBuffer data = ByteBuffer.allocate(entries.size() * word).order(table.target().endian().order());
-        RelocationWriter relocations = new RelocationWriter(is64, table.rela(), table.target().endian().order());
+        RelocationWriter relocations = new RelocationWriter(table.target(), table.rela(), table.relocationInfo());
         int relocated = (int) entries.stream().filter(e -> !e.isAbsolute()).count();
         ByteBuffer rel = relocations.allocate(relocated);
         int tableIndex = out.addSection(McountLocSections.TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, word, word,
@@ -46,11 +47,7 @@ public final class TableObjectWriter {
             TableEntry e = entries.get(i);
             boolean inWord = e.isAbsolute() || !table.rela();
             if (inWord) {
-                if (is64) {
-                    data.putLong(i * word, e.value());
-                } else {
-                    data.putInt(i * word, (int) e.value());
-                }
+                layout.putWord(data, i * word, e.value());
             }
             if (!e.isAbsolute()) {
                 relocations.put(rel, r++, (long) i * word, symbols.get(e.symbol()), table.relocationType(),

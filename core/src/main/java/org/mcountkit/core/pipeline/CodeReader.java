@@ -30,7 +30,7 @@ public final class CodeReader {
         this.backend = backend;
         this.target = target;
         this.abi = backend.abi(target);
-        this.addressMask = target.is64() ? -1L : 0xffffffffL;
+        this.addressMask = target.addressMask();
     }
 
     /** The reader for an image's code. */

@@ -83,7 +83,7 @@ public final class Recorder {
             }
             return unchanged;
         }
-        ElfAppender out = new ElfAppender(file);
+        ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
         int nopped = new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics);
         if (scan.traced().isEmpty() && nopped == 0) {
             return unchanged;
@@ -125,7 +125,7 @@ public final class Recorder {
                         "no LOCAL or GLOBAL symbol in the section: added a section symbol as the table's base"));
             }
         }
-        long mask = file.target().is64() ? -1L : 0xffffffffL;
+        long mask = file.target().addressMask();
         List<McountLocSections.Entry> entries = new ArrayList<>(scan.traced().size());
         for (FoundSite f : scan.traced()) {
             int section = f.site().sectionIndex();

@@ -13,25 +13,25 @@ import org.mcountkit.core.elf.ElfAppender;
  * NOP, so the linker leaves the NOP alone (the kernel tool does so on x86 and arm64). Ranges are
  * collected first and each relocation section is read once, however many sites are NOPed.
  */
-final class RelocationRetirer {
+public final class RelocationRetirer {
 
     private final ElfImage image;
     private final ElfAppender out;
     /** Per code section: start offset to end offset of each NOPed range. */
     private final Map<Integer, NavigableMap<Long, Long>> ranges = new TreeMap<>();
 
-    RelocationRetirer(ElfImage image, ElfAppender out) {
+    public RelocationRetirer(ElfImage image, ElfAppender out) {
         this.image = image;
         this.out = out;
     }
 
     /** Marks {@code length} bytes at {@code offset} of section {@code code} as NOPed. */
-    void add(int code, long offset, int length) {
+    public void add(int code, long offset, int length) {
         ranges.computeIfAbsent(code, k -> new TreeMap<>()).merge(offset, offset + length, Math::max);
     }
 
     /** Retypes every relocation inside a marked range, in every relocation section of its code section. */
-    void retire() {
+    public void retire() {
         int none = image.abi().noneRelocation();
         for (Map.Entry<Integer, NavigableMap<Long, Long>> code : ranges.entrySet()) {
             NavigableMap<Long, Long> nopped = code.getValue();

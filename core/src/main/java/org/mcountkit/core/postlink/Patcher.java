@@ -1,7 +1,6 @@
 package org.mcountkit.core.postlink;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,18 +12,16 @@ import java.util.TreeSet;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
-import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.elf.RelocationWriter;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Millis;
 import org.slf4j.Logger;
@@ -32,6 +29,7 @@ import org.slf4j.helpers.NOPLogger;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.pipeline.RelocationRetirer;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.PatchOptions;
@@ -97,7 +95,8 @@ public final class Patcher {
         /** What sites should call ({@code CALL}) or may already call: -1 when nothing is to be called. */
         private final long callTarget;
         private final Map<Long, String> expectedCalls = new LinkedHashMap<>();
-        private final byte[] contents;
+        private final ElfAppender out;
+        private final RelocationRetirer retirer;
         private final List<Diagnostic> diagnostics = new ArrayList<>();
         private final List<PatchResult.Refusal> refused = new ArrayList<>();
         /** File ranges of sites already patched or found as wanted: start to end. */
@@ -120,9 +119,8 @@ public final class Patcher {
             if (callTarget >= 0) {
                 expectedCalls.putIfAbsent(callTarget, options.target());
             }
-            ByteBuffer all = file.contents();
-            this.contents = new byte[all.limit()];
-            all.get(0, contents);
+            this.out = ElfAppender.inPlace(file, image.abi().relocationInfo());
+            this.retirer = new RelocationRetirer(image, out);
         }
 
         PatchResult apply(List<CallSite> sites) {
@@ -146,12 +144,8 @@ public final class Patcher {
             }
             if (patched > 0) {
                 try {
-                    AtomicFile.replace(file.path(), channel -> {
-                        ByteBuffer b = ByteBuffer.wrap(contents);
-                        while (b.hasRemaining()) {
-                            channel.write(b);
-                        }
-                    });
+                    retirer.retire();
+                    AtomicFile.replace(file.path(), out::writeTo);
                 } catch (IOException e) {
                     throw new InputException(Failure.UNWRITABLE, "cannot write: " + e.getMessage(), e);
                 }
@@ -217,10 +211,10 @@ public final class Patcher {
                 covered.put(fileOffset, fileOffset + length);
                 return;
             }
-            System.arraycopy(wanted, 0, contents, (int) fileOffset, length);
+            out.patch(fileOffset, wanted);
             covered.put(fileOffset, fileOffset + length);
             if (relocatable) {
-                retireRelocations(code, site.offset(), length);
+                retirer.add(code.index(), site.offset(), length);
             }
             patched++;
         }
@@ -241,25 +235,6 @@ public final class Patcher {
             int length = measured ? site.length() : reader.siteLength(bytes, offset);
             int nops = reader.nopRun(bytes, offset, length);
             return nops > 0 && nops < length ? nops : length;
-        }
-
-        /** Retypes to NONE every relocation that patches bytes inside the NOPed call. */
-        private void retireRelocations(Section code, long offset, int length) {
-            int none = image.abi().noneRelocation();
-            ElfTarget target = image.target();
-            for (Section rs : image.relocationSectionsOf(code.index())) {
-                RelocationWriter writer = new RelocationWriter(target.is64(), rs.type() == Section.SHT_RELA,
-                        target.endian().order());
-                List<Relocation> list = image.relocations(rs);
-                for (int i = 0; i < list.size(); i++) {
-                    Relocation r = list.get(i);
-                    if (r.offset() >= offset && r.offset() < offset + length) {
-                        ByteBuffer view = ByteBuffer.wrap(contents, (int) rs.offset(), (int) rs.size()).slice()
-                                .order(target.endian().order());
-                        writer.putInfo(view, i, r.symbolIndex(), none);
-                    }
-                }
-            }
         }
 
         private String expected(long address, int mode) {

@@ -111,7 +111,7 @@ public final class TableMaker {
         }
         log.debug("table of {} input(s), {}: {} entr(ies){}; {} ms", inputs.size(), abi.machineName(), ordered.size(),
                 options.sort() ? ", sorted" : "", Millis.since(start));
-        return new Table(target, abi.machineName(), abi.rela(), abi.tableRelocation(), ordered,
+        return new Table(target, abi.machineName(), abi.rela(), abi.tableRelocation(), abi.relocationInfo(), ordered,
                 inputsWithTheirEntries);
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.core.pipeline.BaseSymbols;
 import org.mcountkit.core.pipeline.TracedSections;
 import org.mcountkit.core.testkit.AppendedLayout;
@@ -95,7 +96,7 @@ class AppendedTableLayoutTest {
                     : value));
             expected.add(new TableOracle.Entry(sections.get(i).name(), sites.get(i).offset()));
         }
-        ElfAppender out = new ElfAppender(file);
+        ElfAppender out = new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
         McountLocSections.append(file, out, entries, build.rela(), build.tableRelocation);
         AtomicFile.replace(object, out::writeTo);
         return expected;

@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.core.pipeline.BaseSymbols;
 import org.mcountkit.core.pipeline.FunctionIndex;
 import org.mcountkit.core.testkit.AppendedLayout;
@@ -247,7 +248,7 @@ class ExtendedNumberingTest {
                 targets.add(new TableOracle.Entry(".text." + s.name(), ManySections.siteOffset(i)));
             }
         }
-        ElfAppender out = new ElfAppender(file);
+        ElfAppender out = new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
         McountLocSections.append(file, out, entries, true, R_X86_64_64);
         AtomicFile.replace(object, out::writeTo);
         return targets;
