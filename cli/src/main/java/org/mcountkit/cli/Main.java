@@ -19,6 +19,7 @@ public final class Main {
     }
 
     /** Runs the command line and returns the exit code: 0 ok, 1 input problem, 2 usage. */
+    @SuppressWarnings("DefaultCharset") // on JDK 18+ these writers take System.out's and System.err's own charset
     public static int run(String... args) {
         return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
     }

@@ -12,10 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -309,8 +307,10 @@ class CommandLineTest {
     }
 
     private Path linkedImage() {
-        Path program = Samples.write(dir, "prog.c", "int f(int x) { return x + 1; }\n"
-                + "int main(void) { return f(2); }\n");
+        Path program = Samples.write(dir, "prog.c", """
+                int f(int x) { return x + 1; }
+                int main(void) { return f(2); }
+                """);
         Path image = dir.resolve("prog");
         Command.check(dir, Toolchain.X86_64.tool("gcc"), "-no-pie", "-O2", "-pg", "-mrecord-mcount",
                 program.toString(), "-o", image.toString());
@@ -331,8 +331,7 @@ class CommandLineTest {
 
     private static Set<String> fieldNames(JsonNode node) {
         Set<String> names = new LinkedHashSet<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-        fields.forEachRemaining(e -> names.add(e.getKey()));
+        node.properties().forEach(e -> names.add(e.getKey()));
         return names;
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -168,7 +169,7 @@ class CrashSafetyTest {
         Path target = Files.write(dir.resolve("target.o"), original);
         Path link = Files.createSymbolicLink(dir.resolve("link.o"), target.getFileName());
         Process run = start(dir, "record", "-v", link.toString(), target.toString(), "./link.o");
-        String err = new String(run.getErrorStream().readAllBytes());
+        String err = new String(run.getErrorStream().readAllBytes(), Charset.defaultCharset());
         assertEquals(0, finish(run));
         assertFalse(err.contains("already has __mcount_loc"), "the same file is processed once: " + err);
         assertTrue(Files.isSymbolicLink(link), "still a link");
@@ -182,7 +183,7 @@ class CrashSafetyTest {
         Path file = Files.write(dir.resolve("twice.o"), original);
         assertEquals(0, finish(start(dir, "record", file.toString())));
         Process again = start(dir, "record", "-v", file.toString());
-        String err = new String(again.getErrorStream().readAllBytes());
+        String err = new String(again.getErrorStream().readAllBytes(), Charset.defaultCharset());
         assertEquals(0, finish(again));
         String note = "mcountkit: " + file + ": note: already has __mcount_loc: left unchanged";
         assertTrue(err.lines().toList().contains(note), err);

@@ -79,7 +79,7 @@ final class ElfEdit {
         return original.section(".rela.text").or(() -> original.section(".rel.text")).orElseThrow();
     }
 
-    /** The first relocation against a symbol named {@code hook} in {@link #textRelocations()}. */
+    /** The first relocation against a symbol named one of {@code hooks} in {@link #textRelocations()}. */
     int firstRelocationAgainst(String... hooks) {
         var list = original.relocations(textRelocations());
         for (int i = 0; i < list.size(); i++) {
@@ -116,7 +116,7 @@ final class ElfEdit {
     /** Sets relocation {@code index}'s symbol, keeping its type. */
     ElfEdit relocationSymbol(Section rs, int index, long symbol) {
         Relocation r = original.relocations(rs).get(index);
-        long at = rs.offset() + index * entrySize(rs);
+        long at = rs.offset() + (long) index * entrySize(rs);
         if (is64) {
             view.putLong((int) at + 8, symbol << 32 | r.type());
         } else {
@@ -126,7 +126,7 @@ final class ElfEdit {
     }
 
     ElfEdit relocation(Section rs, int index, Field field, long value) {
-        return put(rs.offset() + index * entrySize(rs), field, value);
+        return put(rs.offset() + (long) index * entrySize(rs), field, value);
     }
 
     ElfEdit putByte(long at, int value) {

@@ -44,8 +44,8 @@ final class Arm64Instructions {
 
     /** Where the {@code bl} {@code word} at {@code address} goes. */
     static long branchTarget(int word, long address) {
-        long imm26 = (word << 6) >> 6;
-        return address + imm26 * LENGTH;
+        int imm26 = (word << 6) >> 6;
+        return address + (long) imm26 * LENGTH;
     }
 
     /**

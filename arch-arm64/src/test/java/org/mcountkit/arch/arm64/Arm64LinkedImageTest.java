@@ -117,9 +117,9 @@ class Arm64LinkedImageTest {
                 ByteBuffer bytes = elf.bytes(section);
                 for (CodeReader.HookCall site : CodeCheck.of(backend, elf.target()).hookCalls(bytes, section.address(), plt)) {
                     assertEquals(4, site.length());
-                    assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, (int) site.offset(),
+                    assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, site.offset(),
                             section.address(), plt));
-                    assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(bytes, (int) site.offset(),
+                    assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(bytes, site.offset(),
                             section.address(), plt + 4));
                     decoded.add(section.address() + site.offset());
                 }

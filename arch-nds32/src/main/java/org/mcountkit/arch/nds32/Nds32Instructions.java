@@ -54,12 +54,12 @@ final class Nds32Instructions {
     /** The 32-bit instruction word at {@code offset}, read big-endian whatever the buffer's order. */
     static int word(ByteBuffer code, int offset) {
         return (code.get(offset) & 0xff) << 24 | (code.get(offset + 1) & 0xff) << 16
-                | (code.get(offset + 2) & 0xff) << 8 | code.get(offset + 3) & 0xff;
+                | (code.get(offset + 2) & 0xff) << 8 | (code.get(offset + 3) & 0xff);
     }
 
     /** The halfword at {@code offset}, big-endian. */
     static int half(ByteBuffer code, int offset) {
-        return (code.get(offset) & 0xff) << 8 | code.get(offset + 1) & 0xff;
+        return (code.get(offset) & 0xff) << 8 | (code.get(offset + 1) & 0xff);
     }
 
     /** Length of the instruction at {@code offset}: 2 when bit 15 of its first halfword is set. */
@@ -106,13 +106,13 @@ final class Nds32Instructions {
 
     /** The value a {@code sethi $ta, hi} then {@code ori $ta, $ta, lo} pair leaves in $ta. */
     static long loadedAddress(int sethi, int ori) {
-        return ((long) (sethi & 0xfffff) << 12 | ori & 0x7fff) & 0xffffffffL;
+        return ((long) (sethi & 0xfffff) << 12 | (ori & 0x7fff)) & 0xffffffffL;
     }
 
     /** Where the {@code jal} {@code word} at {@code address} goes: address + imm24 * 2. */
     static long jalTarget(int word, long address) {
-        long imm24 = (word << 8) >> 8;
-        return address + imm24 * SHORT_LENGTH;
+        int imm24 = (word << 8) >> 8;
+        return address + (long) imm24 * SHORT_LENGTH;
     }
 
     /** {@code sethi $ta, hi20(target)}: the kernel's gen_sethi_insn. */

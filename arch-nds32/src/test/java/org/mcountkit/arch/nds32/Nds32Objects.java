@@ -77,7 +77,7 @@ public final class Nds32Objects {
                 .undefined("_mcount", hookBinding);
         if (relax != Relax.NONE) {
             long flags = relax == Relax.DISABLED ? Nds32Relocations.RELAX_ENTRY_DISABLE_RELAX_FLAG : 0;
-            b.rela(".text", 0, R_NDS32_RELAX_ENTRY.number(), ".text", (int) flags);
+            b.rela(".text", 0, R_NDS32_RELAX_ENTRY.number(), ".text", flags);
         }
         for (int site : List.of(first, second)) {
             call(b, ".text", site, relax == Relax.ENABLED);

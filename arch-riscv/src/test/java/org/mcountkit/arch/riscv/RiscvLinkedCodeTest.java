@@ -51,7 +51,7 @@ class RiscvLinkedCodeTest {
                 }
                 ByteBuffer bytes = elf.bytes(section);
                 for (CodeReader.HookCall site : CodeCheck.of(backend, elf.target()).hookCalls(bytes, section.address(), hook)) {
-                    int at = (int) site.offset();
+                    int at = site.offset();
                     assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, at, section.address(), hook));
                     assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, at, section.address(), -1));
                     assertEquals(SiteState.OTHER,

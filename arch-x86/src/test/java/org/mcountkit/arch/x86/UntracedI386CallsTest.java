@@ -52,8 +52,10 @@ class UntracedI386CallsTest {
         Path object = Toolchain.I386.compile(Samples.write(dir, "u.c", SOURCE), dir.resolve("u.o"), "-pg", "-mfentry");
         Path reference = Files.copy(object, dir.resolve("reference.o"));
         Command.Result c = ReferenceRecordMcount.run(dir, "-w", reference.toString());
-        assertEquals("Section .noinstr.text has mcount callers being ignored\n"
-                + "Section .entry.text has mcount callers being ignored\n", c.stdout());
+        assertEquals("""
+                Section .noinstr.text has mcount callers being ignored
+                Section .entry.text has mcount callers being ignored
+                """, c.stdout());
 
         FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object,
                 RecordOptions.DEFAULT);

@@ -73,10 +73,10 @@ class X86LinkedImageTest {
             ByteBuffer code = elf.bytes(text).slice((int) (f.value() - text.address()), (int) f.size());
             for (CodeReader.HookCall site : CodeCheck.of(backend, elf.target()).hookCalls(code, f.value(), hook)) {
                 assertEquals(5, site.length());
-                assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(code, (int) site.offset(), f.value(),
+                assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(code, site.offset(), f.value(),
                         hook));
-                assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(code, (int) site.offset(), f.value(), -1));
-                assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(code, (int) site.offset(), f.value(),
+                assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(code, site.offset(), f.value(), -1));
+                assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(code, site.offset(), f.value(),
                         hook + 1));
                 decoded.add(f.value() + site.offset());
             }
@@ -153,7 +153,7 @@ class X86LinkedImageTest {
         assertEquals(objdump, sites.stream().map(s -> text.address() + s.offset()).toList());
         assertEquals(objdump, TableOracle.addresses(prog, "__mcount_loc").stream().sorted().toList());
         for (CodeReader.HookCall site : sites) {
-            int at = (int) site.offset();
+            int at = site.offset();
             assertEquals(6, site.length());
             assertEquals(6, CodeCheck.of(backend, elf.target()).siteLength(bytes, at));
             assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, at, text.address(), fentry));

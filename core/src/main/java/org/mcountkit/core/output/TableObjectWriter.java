@@ -39,8 +39,8 @@ public final class TableObjectWriter {
         ByteBuffer rel = relocations.allocate(relocated);
         int tableIndex = out.addSection(McountLocSections.TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, word, word,
                 new byte[0]);
-        for (String name : symbols.keySet()) {
-            symbols.put(name, out.addSymbol(name, Symbol.STB_GLOBAL, Symbol.STT_NOTYPE, Symbol.SHN_UNDEF, 0));
+        for (Map.Entry<String, Integer> symbol : symbols.entrySet()) {
+            symbol.setValue(out.addSymbol(symbol.getKey(), Symbol.STB_GLOBAL, Symbol.STT_NOTYPE, Symbol.SHN_UNDEF, 0));
         }
         int r = 0;
         for (int i = 0; i < entries.size(); i++) {

@@ -139,10 +139,8 @@ public final class Recorder {
                 symbol = added.symbolOfSection().get(section);
                 value = f.site().offset();
             }
-            if (!file.target().is64()) {
-                value = (int) value;
-            }
-            entries.add(new McountLocSections.Entry(symbol, value));
+            // A 32-bit target's value is its low word, sign-extended.
+            entries.add(new McountLocSections.Entry(symbol, file.target().is64() ? value : (int) value));
         }
         return entries;
     }

@@ -3,6 +3,7 @@ package org.mcountkit.core.elf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ class ByteEditsTest {
         edits.put(6, new byte[] {'X', 'Y'});
         edits.put(0, new byte[] {'A'});
 
-        assertArrayEquals("AbcdefXYij".getBytes(), applied(edits, "abcdefghij"));
+        assertArrayEquals("AbcdefXYij".getBytes(StandardCharsets.US_ASCII), applied(edits, "abcdefghij"));
     }
 
     @Test
@@ -26,21 +27,21 @@ class ByteEditsTest {
         edits.put(1, new byte[] {'3'});
         edits.put(7, new byte[] {'4'});
 
-        assertArrayEquals("a3112224ij".getBytes(), applied(edits, "abcdefghij"));
+        assertArrayEquals("a3112224ij".getBytes(StandardCharsets.US_ASCII), applied(edits, "abcdefghij"));
     }
 
     @Test
     void anEditInsideAnEarlierOneAndEditsAtBothEnds() {
         ByteEdits edits = new ByteEdits();
-        edits.put(0, "WXYZ".getBytes());
+        edits.put(0, "WXYZ".getBytes(StandardCharsets.US_ASCII));
         edits.put(1, new byte[] {'-'});
         edits.put(9, new byte[] {'!'});
 
-        assertArrayEquals("W-YZefghi!".getBytes(), applied(edits, "abcdefghij"));
+        assertArrayEquals("W-YZefghi!".getBytes(StandardCharsets.US_ASCII), applied(edits, "abcdefghij"));
     }
 
     private static byte[] applied(ByteEdits edits, String original) {
-        List<ByteBuffer> pieces = edits.applyTo(ByteBuffer.wrap(original.getBytes()));
+        List<ByteBuffer> pieces = edits.applyTo(ByteBuffer.wrap(original.getBytes(StandardCharsets.US_ASCII)));
         ByteBuffer out = ByteBuffer.allocate(original.length());
         pieces.forEach(out::put);
         return out.array();
