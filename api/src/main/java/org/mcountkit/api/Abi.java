@@ -108,8 +108,16 @@ public record Abi(
             if (relocations == null) {
                 throw new IllegalStateException(machineName + ": no relocation types");
             }
-            return new Abi(machineName, hooks, relocations, tableRelocation, noneRelocation, rela, relocationInfo,
-                    hookShouldBeWeak, scanByteByByte);
+            return new Abi(
+                    machineName,
+                    hooks,
+                    relocations,
+                    tableRelocation,
+                    noneRelocation,
+                    rela,
+                    relocationInfo,
+                    hookShouldBeWeak,
+                    scanByteByByte);
         }
     }
 }

@@ -14,5 +14,4 @@ public record CallSite(
         String hook,
         SiteSource source,
         String function,
-        long address) {
-}
+        long address) {}

@@ -10,8 +10,8 @@ import java.nio.ByteBuffer;
  * rewritten the call (relaxed it to a shorter form, say). The relocation's offset is always
  * relative to the section's first byte.
  */
-public record HookReference(ElfTarget target, String sectionName, ByteBuffer code, Relocation relocation, String hook,
-        boolean linked) {
+public record HookReference(
+        ElfTarget target, String sectionName, ByteBuffer code, Relocation relocation, String hook, boolean linked) {
 
     /** A reference in a relocatable object, whose bytes are as the assembler wrote them. */
     public HookReference(ElfTarget target, String sectionName, ByteBuffer code, Relocation relocation, String hook) {

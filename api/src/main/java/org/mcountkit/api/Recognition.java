@@ -4,19 +4,16 @@ package org.mcountkit.api;
 public sealed interface Recognition {
 
     /** A call site: {@code length} bytes starting at section offset {@code offset}. */
-    record Site(long offset, int length) implements Recognition {
-    }
+    record Site(long offset, int length) implements Recognition {}
 
     /** Not a call (the hook's address taken, a jump, unexpected bytes); the reason is reported. */
-    record Rejected(String reason) implements Recognition {
-    }
+    record Rejected(String reason) implements Recognition {}
 
     /**
      * A further relocation of a site that another relocation of the same sequence already marks
      * (the {@code ori} half of nds32's {@code sethi/ori/jral}, say); neither a site nor a problem.
      */
-    record PartOfSite() implements Recognition {
-    }
+    record PartOfSite() implements Recognition {}
 
     static Recognition site(long offset, int length) {
         return new Site(offset, length);

@@ -22,8 +22,8 @@ public final class RelocationTypes {
         for (E type : declared.getEnumConstants()) {
             RelocationType before = byNumber.put(type.number(), type);
             if (before != null) {
-                throw new IllegalArgumentException(before.name() + " and " + type.name() + " share number "
-                        + type.number());
+                throw new IllegalArgumentException(
+                        before.name() + " and " + type.name() + " share number " + type.number());
             }
         }
         return new RelocationTypes(byNumber);

@@ -7,7 +7,9 @@ final class Jobs {
 
     static final int DEFAULT = Runtime.getRuntime().availableProcessors();
 
-    @Option(names = {"-j", "--jobs"}, paramLabel = "N",
+    @Option(
+            names = {"-j", "--jobs"},
+            paramLabel = "N",
             description = "Files processed in parallel (default: the number of cores).")
     int jobs = DEFAULT;
 }

@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Outcome;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TextReportWriter;
-import org.mcountkit.core.FileReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,10 +19,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code list}: the call sites of each file; files are never changed. */
-@Command(name = "list", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"List the call sites of each file without changing it; @FILE reads arguments from FILE.",
+@Command(
+        name = "list",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = {
+            "List the call sites of each file without changing it; @FILE reads arguments from FILE.",
             "Text: FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE per site, then 0xADDRESS for linked images.",
-            "--json: the schema in README.md."})
+            "--json: the schema in README.md."
+        })
 final class ListCommand implements Callable<Integer> {
 
     @Spec

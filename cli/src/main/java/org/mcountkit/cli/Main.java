@@ -11,8 +11,7 @@ import org.mcountkit.core.Mcountkit;
  */
 public final class Main {
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         System.exit(run(args));

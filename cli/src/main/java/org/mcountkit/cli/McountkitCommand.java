@@ -5,10 +5,19 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code mcountkit} command as picocli reads it: every command, option and help text. */
-@Command(name = "mcountkit", mixinStandardHelpOptions = true, versionProvider = Version.class,
+@Command(
+        name = "mcountkit",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
         description = "Finds and records function-tracing call sites (mcount, __fentry__) in ELF files.",
-        subcommands = {RecordCommand.class, ListCommand.class, TableCommand.class, VerifyCommand.class,
-            PatchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            RecordCommand.class,
+            ListCommand.class,
+            TableCommand.class,
+            VerifyCommand.class,
+            PatchCommand.class,
+            CommandLine.HelpCommand.class
+        })
 final class McountkitCommand implements Runnable {
 
     @CommandLine.Spec

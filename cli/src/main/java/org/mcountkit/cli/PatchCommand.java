@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
+import org.mcountkit.core.PatchMode;
+import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchResult;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -14,17 +16,20 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import org.mcountkit.core.PatchOptions;
-import org.mcountkit.core.PatchMode;
 
 /** {@code patch}: every recorded site becomes the NOP or the call, after checking its old bytes. */
-@Command(name = "patch", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"Rewrite every site of each file to the backend's NOP (--nop) or call (--call), in place and"
-            + " atomically. Each site must hold the call or a NOP first; if any holds something else the file is"
-            + " left unchanged. Patching twice changes nothing the second time.",
+@Command(
+        name = "patch",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = {
+            "Rewrite every site of each file to the backend's NOP (--nop) or call (--call), in place and"
+                    + " atomically. Each site must hold the call or a NOP first; if any holds something else the file is"
+                    + " left unchanged. Patching twice changes nothing the second time.",
             "Prints FILE: N patched, N unchanged, N skipped per file; a refused site as"
-                + " mcountkit: FILE: SECTION+0xOFFSET 0xADDRESS FUNCTION: found BYTES, expected ... on stderr.",
-            "Exit 0 when every file is fine, 1 otherwise."})
+                    + " mcountkit: FILE: SECTION+0xOFFSET 0xADDRESS FUNCTION: found BYTES, expected ... on stderr.",
+            "Exit 0 when every file is fine, 1 otherwise."
+        })
 final class PatchCommand implements Callable<Integer> {
 
     /** Exactly one of --nop and --call. */
@@ -32,7 +37,9 @@ final class PatchCommand implements Callable<Integer> {
         @Option(names = "--nop", required = true, description = "Write the NOP at every site.")
         boolean nop;
 
-        @Option(names = "--call", required = true,
+        @Option(
+                names = "--call",
+                required = true,
                 description = "Write the call to the hook (or to --target) at every site; linked images only.")
         boolean call;
     }
@@ -49,11 +56,15 @@ final class PatchCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     ModeChoice mode;
 
-    @Option(names = "--table-only", description = "Only the sites __mcount_loc and __patchable_function_entries name"
-            + " (default: every site list finds).")
+    @Option(
+            names = "--table-only",
+            description = "Only the sites __mcount_loc and __patchable_function_entries name"
+                    + " (default: every site list finds).")
     boolean tableOnly;
 
-    @Option(names = "--target", paramLabel = "SYMBOL",
+    @Option(
+            names = "--target",
+            paramLabel = "SYMBOL",
             description = "With --call, call this function instead of the hook; with --nop, also accept calls to it.")
     String target;
 
@@ -65,8 +76,7 @@ final class PatchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
         Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
-        PatchOptions options = new PatchOptions(mode.nop ? PatchMode.NOP : PatchMode.CALL, tableOnly,
-                target);
+        PatchOptions options = new PatchOptions(mode.nop ? PatchMode.NOP : PatchMode.CALL, tableOnly, target);
         int bad = 0;
         for (Path file : files) {
             PatchResult result;
@@ -78,13 +88,22 @@ final class PatchCommand implements Callable<Integer> {
                 continue;
             }
             for (PatchResult.Refusal r : result.refused()) {
-                reporter.failed(file, String.format("%s+0x%x 0x%x %s: found %s, expected %s", r.section(), r.offset(),
-                        r.address(), r.function() == null ? "?" : r.function(), r.found(), r.expected()));
+                reporter.failed(
+                        file,
+                        String.format(
+                                "%s+0x%x 0x%x %s: found %s, expected %s",
+                                r.section(),
+                                r.offset(),
+                                r.address(),
+                                r.function() == null ? "?" : r.function(),
+                                r.found(),
+                                r.expected()));
             }
             reporter.diagnostics(file, result.diagnostics());
             if (!verbosity.quiet && result.refused().isEmpty()) {
-                out.printf("%s: %d patched, %d unchanged, %d skipped%n", file, result.patched(), result.unchanged(),
-                        result.skipped());
+                out.printf(
+                        "%s: %d patched, %d unchanged, %d skipped%n",
+                        file, result.patched(), result.unchanged(), result.skipped());
             }
             bad += result.refused().isEmpty() ? 0 : 1;
         }

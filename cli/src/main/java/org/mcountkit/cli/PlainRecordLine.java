@@ -28,11 +28,23 @@ final class PlainRecordLine {
     private static final String SIMPLIFIED_AT_FILES = "picocli.useSimplifiedAtFiles";
 
     /** The options read here: each spelling mapped to the one name the parser goes by. */
-    private static final Map<String, String> OPTIONS = Map.of("-w", "-w", "-q", "-q", "--quiet", "-q",
-            "--strict", "--strict", "--fsync", "--fsync", "-j", "-j", "--jobs", "-j");
+    private static final Map<String, String> OPTIONS = Map.of(
+            "-w",
+            "-w",
+            "-q",
+            "-q",
+            "--quiet",
+            "-q",
+            "--strict",
+            "--strict",
+            "--fsync",
+            "--fsync",
+            "-j",
+            "-j",
+            "--jobs",
+            "-j");
 
-    private PlainRecordLine() {
-    }
+    private PlainRecordLine() {}
 
     /** The arguments of a plain {@code record} line, or empty when picocli must read it. */
     static Optional<RecordArguments> parse(String... args) {

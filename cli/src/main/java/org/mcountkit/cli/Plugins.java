@@ -12,7 +12,9 @@ import picocli.CommandLine.ParameterException;
 /** {@code --plugin-path DIR}: backend jars found there join those on the class path. */
 final class Plugins {
 
-    @Option(names = "--plugin-path", paramLabel = "DIR",
+    @Option(
+            names = "--plugin-path",
+            paramLabel = "DIR",
             description = "Also load architecture backends from the jars in DIR (repeatable).")
     List<Path> directories = new ArrayList<>();
 

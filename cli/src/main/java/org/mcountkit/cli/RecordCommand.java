@@ -11,10 +11,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code record}: the kernel's {@code recordmcount [-w] file.o...}, in place. */
-@Command(name = "record", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"Append a __mcount_loc table of the call sites in traced sections to each object, in place.",
+@Command(
+        name = "record",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = {
+            "Append a __mcount_loc table of the call sites in traced sections to each object, in place.",
             "Accepts recordmcount's arguments; @FILE reads arguments from FILE.",
-            "Exit 0 when every file is fine, 1 otherwise."})
+            "Exit 0 when every file is fine, 1 otherwise."
+        })
 final class RecordCommand implements Callable<Integer> {
 
     @Spec
@@ -29,8 +34,10 @@ final class RecordCommand implements Callable<Integer> {
     @Mixin
     Plugins plugins;
 
-    @Option(names = "-w", description = "Print \"Section S has mcount callers being ignored\" per untraced section,"
-            + " as recordmcount -w does.")
+    @Option(
+            names = "-w",
+            description = "Print \"Section S has mcount callers being ignored\" per untraced section,"
+                    + " as recordmcount -w does.")
     boolean warnUntraced;
 
     @Option(names = "--strict", description = "Fail a file on any warning (linker relaxation, rejected references).")
@@ -39,13 +46,18 @@ final class RecordCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Relocatable objects (.o) to rewrite.")
     List<Path> files;
 
-    @Option(names = "--fsync", description = "Flush each rewritten file to disk before it replaces the original"
-            + " (slower; the kernel's tool and the compiler do not).")
+    @Option(
+            names = "--fsync",
+            description = "Flush each rewritten file to disk before it replaces the original"
+                    + " (slower; the kernel's tool and the compiler do not).")
     boolean fsync;
 
     @Override
     public Integer call() {
-        return RecordRun.run(plugins.mcountkit(spec), arguments(), spec.commandLine().getOut(),
+        return RecordRun.run(
+                plugins.mcountkit(spec),
+                arguments(),
+                spec.commandLine().getOut(),
                 spec.commandLine().getErr());
     }
 

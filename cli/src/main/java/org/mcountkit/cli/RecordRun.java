@@ -5,11 +5,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.mcountkit.api.CallSite;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Outcome;
-import org.mcountkit.core.output.OneLine;
-import org.mcountkit.core.FileReport;
 import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.output.OneLine;
 
 /**
  * Records every file and prints what the kernel's tool prints. Shared by the plain parser and
@@ -17,16 +17,20 @@ import org.mcountkit.core.RecordOptions;
  */
 final class RecordRun {
 
-    private RecordRun() {
-    }
+    private RecordRun() {}
 
     /** Runs {@code record}; returns 0 when every file is fine, else 1. */
     static int run(Mcountkit mcountkit, RecordArguments arguments, PrintWriter out, PrintWriter err) {
         Verbosity verbosity = Verbosity.of(arguments.verbose(), arguments.quiet());
         Reporter reporter = new Reporter(err, verbosity);
         Progress progress = Progress.forRun(arguments.files().size());
-        List<Outcome> outcomes = mcountkit.withLog(verbosity.detailLog()).recordAll(arguments.files(),
-                new RecordOptions(arguments.strict(), arguments.fsync()), arguments.jobs(), progress::finished);
+        List<Outcome> outcomes = mcountkit
+                .withLog(verbosity.detailLog())
+                .recordAll(
+                        arguments.files(),
+                        new RecordOptions(arguments.strict(), arguments.fsync()),
+                        arguments.jobs(),
+                        progress::finished);
         progress.close();
         int bad = 0;
         for (Outcome outcome : outcomes) {

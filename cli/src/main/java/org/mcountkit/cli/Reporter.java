@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
-import org.mcountkit.core.output.OneLine;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.output.OneLine;
 
 /** Prints problems as {@code mcountkit: FILE: reason}, filtered by verbosity. */
 final class Reporter {

@@ -7,13 +7,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.FileInputException;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.output.JsonReportWriter;
-import org.mcountkit.core.output.TableAsmWriter;
-import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
+import org.mcountkit.core.TableOptions;
+import org.mcountkit.core.output.JsonReportWriter;
+import org.mcountkit.core.output.TableAsmWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,17 +22,25 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import org.mcountkit.core.TableOptions;
 
 /** {@code table}: one __mcount_loc table from the sites of some inputs, to link in after the final link. */
-@Command(name = "table", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"Write one __mcount_loc table for the call sites of the inputs (objects, ld -r outputs or"
-            + " linked images), as a relocatable object, assembly or JSON; @FILE reads arguments from FILE.",
-            "Exit 0 when the table was written, 1 when an input had a problem (nothing is written then)."})
+@Command(
+        name = "table",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = {
+            "Write one __mcount_loc table for the call sites of the inputs (objects, ld -r outputs or"
+                    + " linked images), as a relocatable object, assembly or JSON; @FILE reads arguments from FILE.",
+            "Exit 0 when the table was written, 1 when an input had a problem (nothing is written then)."
+        })
 final class TableCommand implements Callable<Integer> {
 
     /** Output formats. */
-    enum Format { object, asm, json }
+    enum Format {
+        object,
+        asm,
+        json
+    }
 
     @Spec
     CommandSpec spec;
@@ -45,15 +54,20 @@ final class TableCommand implements Callable<Integer> {
     @Mixin
     Plugins plugins;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "object",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "object",
             description = "object (an ELF relocatable with __mcount_loc and its relocations), asm (a .S file)"
-                + " or json (the list schema with addresses). Default: ${DEFAULT-VALUE}.")
+                    + " or json (the list schema with addresses). Default: ${DEFAULT-VALUE}.")
     Format format;
 
     @Option(names = "--sort", description = "Entries in address order, as the kernel's sorttable leaves them.")
     boolean sort;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT",
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "OUT",
             description = "Write here, atomically (required for object; asm and json go to stdout without it).")
     Path output;
 

@@ -14,8 +14,7 @@ import java.nio.file.StandardCopyOption;
  */
 public final class TrainingRun {
 
-    private TrainingRun() {
-    }
+    private TrainingRun() {}
 
     public static void main(String[] args) throws IOException {
         Path scratch = Files.createTempDirectory("mcountkit-training");

@@ -8,10 +8,14 @@ import picocli.CommandLine.Option;
 /** {@code -v} shows notes and detail, {@code -q} hides warnings; errors always show. */
 final class Verbosity {
 
-    @Option(names = {"-v", "--verbose"}, description = "Also print notes and per-file detail.")
+    @Option(
+            names = {"-v", "--verbose"},
+            description = "Also print notes and per-file detail.")
     boolean verbose;
 
-    @Option(names = {"-q", "--quiet"}, description = "Print errors only.")
+    @Option(
+            names = {"-q", "--quiet"},
+            description = "Print errors only.")
     boolean quiet;
 
     static Verbosity of(boolean verbose, boolean quiet) {

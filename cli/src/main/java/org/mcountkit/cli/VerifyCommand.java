@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.output.VerificationJsonWriter;
 import org.mcountkit.core.Verification;
+import org.mcountkit.core.output.VerificationJsonWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,12 +18,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code verify}: every table entry of a linked image points at a call or a NOP in a traced function. */
-@Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"Check every __mcount_loc and __patchable_function_entries entry of each linked image:"
-            + " it must lie in a function of a traced section and hold the call to the hook or a NOP.",
+@Command(
+        name = "verify",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = {
+            "Check every __mcount_loc and __patchable_function_entries entry of each linked image:"
+                    + " it must lie in a function of a traced section and hold the call to the hook or a NOP.",
             "Text: IMAGE: TABLE+0xENTRY 0xADDRESS FUNCTION: REASON: found BYTES, expected ... per bad entry,"
-                + " then a summary line per image. --json: see README.md.",
-            "Exit 0 when every entry is good, 1 when any is bad or an image cannot be read."})
+                    + " then a summary line per image. --json: see README.md.",
+            "Exit 0 when every entry is good, 1 when any is bad or an image cannot be read."
+        })
 final class VerifyCommand implements Callable<Integer> {
 
     @Spec
@@ -73,11 +78,23 @@ final class VerifyCommand implements Callable<Integer> {
 
     private static void print(PrintWriter out, Verification v) {
         for (Verification.Finding f : v.findings()) {
-            out.printf("%s: %s+0x%x 0x%x %s: %s: found %s, expected %s%n", v.file(), f.table(), f.entryOffset(),
-                    f.address(), f.function() == null ? "?" : f.function(), f.reason(),
-                    f.found() == null ? "nothing" : f.found(), f.expected());
+            out.printf(
+                    "%s: %s+0x%x 0x%x %s: %s: found %s, expected %s%n",
+                    v.file(),
+                    f.table(),
+                    f.entryOffset(),
+                    f.address(),
+                    f.function() == null ? "?" : f.function(),
+                    f.reason(),
+                    f.found() == null ? "nothing" : f.found(),
+                    f.expected());
         }
-        out.printf("%s: %d entr%s checked, %d zero, %d bad%n", v.file(), v.checked(), v.checked() == 1 ? "y" : "ies",
-                v.zeros(), v.findings().size());
+        out.printf(
+                "%s: %d entr%s checked, %d zero, %d bad%n",
+                v.file(),
+                v.checked(),
+                v.checked() == 1 ? "y" : "ies",
+                v.zeros(),
+                v.findings().size());
     }
 }

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -52,8 +50,8 @@ class BadInputTest {
 
     @BeforeEach
     void compile() throws IOException {
-        object = Toolchain.X86_64.compile(Samples.write(dir, "good.c", SOURCE), dir.resolve("good.o"), "-pg",
-                "-mfentry");
+        object = Toolchain.X86_64.compile(
+                Samples.write(dir, "good.c", SOURCE), dir.resolve("good.o"), "-pg", "-mfentry");
         good = Files.readAllBytes(object);
     }
 
@@ -93,8 +91,9 @@ class BadInputTest {
     void sectionHeaderTablePastTheEnd() throws IOException {
         ByteBuffer b = header();
         b.putLong(40, good.length + 4096L);
-        assertRejected(write("shoff.o", b), "section header 0 at offset " + (good.length + 4096L)
-                + " lies past the end of the file");
+        assertRejected(
+                write("shoff.o", b),
+                "section header 0 at offset " + (good.length + 4096L) + " lies past the end of the file");
     }
 
     @Test
@@ -102,8 +101,10 @@ class BadInputTest {
         Section text = elf().section(".text").orElseThrow();
         ByteBuffer b = header();
         b.putLong(sectionHeader(text.index()) + 24, good.length + 16L);
-        assertRejected(write("offset.o", b), "section " + text.index() + " .text (offset " + (good.length + 16)
-                + ", size " + text.size() + ") extends past the end of the file");
+        assertRejected(
+                write("offset.o", b),
+                "section " + text.index() + " .text (offset " + (good.length + 16) + ", size " + text.size()
+                        + ") extends past the end of the file");
     }
 
     @Test
@@ -112,8 +113,9 @@ class BadInputTest {
         Section text = elf().section(".text").orElseThrow();
         ByteBuffer b = header();
         b.putInt(sectionHeader(symtab.index()) + 40, text.index());
-        assertRejected(write("link.o", b), "section " + symtab.index() + " .symtab links to " + text.index()
-                + ", which is not a string table");
+        assertRejected(
+                write("link.o", b),
+                "section " + symtab.index() + " .symtab links to " + text.index() + ", which is not a string table");
     }
 
     @Test
@@ -123,8 +125,9 @@ class BadInputTest {
         Relocation first = elf.relocations(rela).get(0);
         ByteBuffer b = header();
         b.putLong((int) rela.offset() + 8, (9999L << 32) | first.type());
-        assertRejected(write("sym.o", b), "relocation 0 in .rela.text refers to symbol 9999 out of range ("
-                + elf.symbolCount() + " symbols)");
+        assertRejected(
+                write("sym.o", b),
+                "relocation 0 in .rela.text refers to symbol 9999 out of range (" + elf.symbolCount() + " symbols)");
     }
 
     @Test
@@ -149,8 +152,10 @@ class BadInputTest {
         Path file = Files.copy(object, locked.resolve("good.o"));
         Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
         try {
-            assertRecordRejects(file, "read-only directory " + locked.toRealPath()
-                    + " (mode r-xr-xr-x): the file cannot be replaced there");
+            assertRecordRejects(
+                    file,
+                    "read-only directory " + locked.toRealPath()
+                            + " (mode r-xr-xr-x): the file cannot be replaced there");
             assertEquals(0, CliRun.of("list", file.toString()).exitCode(), "list reads files in read-only directories");
         } finally {
             Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -169,8 +174,7 @@ class BadInputTest {
     void linkedExecutable() throws IOException {
         Path source = Samples.write(dir, "prog.c", "int main(void) { return 0; }\n");
         Path program = dir.resolve("prog");
-        Command.check(dir, Toolchain.X86_64.tool("gcc"), "-no-pie", "-O2", source.toString(), "-o",
-                program.toString());
+        Command.check(dir, Toolchain.X86_64.tool("gcc"), "-no-pie", "-O2", source.toString(), "-o", program.toString());
         assertRecordRejects(program, "not a relocatable object (e_type 2)");
     }
 
@@ -214,8 +218,10 @@ class BadInputTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "record", "frobnicate FILE", "record --no-such-option FILE"})
     void usageErrorsExitWithTwo(String arguments) throws IOException {
-        String[] args = Arrays.stream(arguments.split(" ")).filter(a -> !a.isEmpty())
-                .map(a -> a.equals("FILE") ? object.toString() : a).toArray(String[]::new);
+        String[] args = Arrays.stream(arguments.split(" "))
+                .filter(a -> !a.isEmpty())
+                .map(a -> a.equals("FILE") ? object.toString() : a)
+                .toArray(String[]::new);
         CliRun run = CliRun.of(args);
         assertEquals(2, run.exitCode(), run.err());
         assertFalse(run.err().isBlank(), "a usage message");
@@ -234,8 +240,11 @@ class BadInputTest {
         assertOneLine(CliRun.of("record", file.toString()), file, reason);
         assertEquals(before, hash(file), "the file is unchanged");
         try (var siblings = Files.list(file.getParent())) {
-            assertEquals(List.of(), siblings.filter(p -> p.getFileName().toString().endsWith(".mcountkit-tmp"))
-                    .toList(), "no temporary file is left behind");
+            assertEquals(
+                    List.of(),
+                    siblings.filter(p -> p.getFileName().toString().endsWith(".mcountkit-tmp"))
+                            .toList(),
+                    "no temporary file is left behind");
         }
     }
 

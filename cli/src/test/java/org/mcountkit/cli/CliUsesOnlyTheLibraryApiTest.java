@@ -27,7 +27,8 @@ class CliUsesOnlyTheLibraryApiTest {
     void everyCoreImportOfTheCliIsApi() throws IOException {
         Set<String> imported = new TreeSet<>();
         try (Stream<Path> sources = Files.walk(Path.of("src/main/java"))) {
-            for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
+            for (Path source :
+                    sources.filter(p -> p.toString().endsWith(".java")).toList()) {
                 imported.addAll(coreImports(source));
             }
         }
@@ -44,8 +45,10 @@ class CliUsesOnlyTheLibraryApiTest {
 
     private static List<String> coreImports(Path source) {
         try {
-            return Files.readAllLines(source).stream().filter(l -> l.startsWith("import org.mcountkit.core."))
-                    .map(l -> l.substring("import ".length(), l.length() - 1)).toList();
+            return Files.readAllLines(source).stream()
+                    .filter(l -> l.startsWith("import org.mcountkit.core."))
+                    .map(l -> l.substring("import ".length(), l.length() - 1))
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -48,6 +48,7 @@ class CommandLineTest {
             __attribute__((section(".noinstr.text"))) int noinstr_func(int x) { return ext(x * 3); }
             int g2(int x) { return g_func(x) + noinstr_func(x); }
             """;
+
     private static final String HOOK_ADDRESS = "void *hook_address(void) { return (void *)__fentry__; }\n";
 
     @TempDir
@@ -67,13 +68,17 @@ class CommandLineTest {
         Path reference = Files.copy(object, dir.resolve("reference.o"));
         Path quiet = Files.copy(object, dir.resolve("quiet.o"));
         Command.Result c = ReferenceRecordMcount.run(dir, "-w", reference.toString());
-        assertEquals(new CliRun(0, "Section .noinstr.text has mcount callers being ignored\n", ""),
-                new CliRun(c.exitCode(), c.stdout(), c.stderr()), "the C tool");
+        assertEquals(
+                new CliRun(0, "Section .noinstr.text has mcount callers being ignored\n", ""),
+                new CliRun(c.exitCode(), c.stdout(), c.stderr()),
+                "the C tool");
 
         CliRun run = CliRun.of("record", "-w", object.toString());
 
         assertEquals(new CliRun(0, c.stdout(), ""), run);
-        assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(object),
+        assertArrayEquals(
+                Files.readAllBytes(reference),
+                Files.readAllBytes(object),
                 "the untraced call is the C tool's NOP with an R_X86_64_NONE relocation, byte for byte");
         assertEquals(new CliRun(0, "", ""), CliRun.of("record", quiet.toString()), "without -w nothing is printed");
         assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(quiet), "the same NOP without -w");
@@ -91,11 +96,16 @@ class CommandLineTest {
         assertEquals("", strict.out());
         List<String> lines = strict.err().lines().toList();
         assertEquals(2, lines.size(), strict.err());
-        assertTrue(lines.get(0).startsWith(warning) && lines.get(0).endsWith(
-                ": reference to __fentry__ not recorded: not a call: R_X86_64_32 reference"), lines.get(0));
+        assertTrue(
+                lines.get(0).startsWith(warning)
+                        && lines.get(0)
+                                .endsWith(": reference to __fentry__ not recorded: not a call: R_X86_64_32 reference"),
+                lines.get(0));
         assertEquals("mcountkit: " + object + ": --strict: 1 warning; file left unchanged", lines.get(1));
         assertArrayEquals(before, Files.readAllBytes(object));
-        assertEquals(new CliRun(1, "", lines.get(1) + "\n"), CliRun.of("record", "--strict", "-q", object.toString()),
+        assertEquals(
+                new CliRun(1, "", lines.get(1) + "\n"),
+                CliRun.of("record", "--strict", "-q", object.toString()),
                 "-q keeps the error only");
         assertArrayEquals(before, Files.readAllBytes(object));
 
@@ -103,8 +113,8 @@ class CommandLineTest {
 
         assertEquals(new CliRun(0, "", lines.get(0) + "\n"), lenient, "a warning alone does not fail the file");
         assertFalse(Arrays.equals(before, Files.readAllBytes(object)), "recorded");
-        Path clean = Toolchain.X86_64.compile(Samples.write(dir, "clean.c", SOURCE), dir.resolve("clean.o"), "-pg",
-                "-mfentry");
+        Path clean = Toolchain.X86_64.compile(
+                Samples.write(dir, "clean.c", SOURCE), dir.resolve("clean.o"), "-pg", "-mfentry");
         assertEquals(new CliRun(0, "", ""), CliRun.of("record", "--strict", clean.toString()));
     }
 
@@ -118,15 +128,18 @@ class CommandLineTest {
         Set<String> fileFields = fieldNames(documented);
         Set<String> siteFields = fieldNames(documented.get("sites").get(0));
         Set<String> diagnosticFields = fieldNames(documented.get("diagnostics").get(0));
-        assertEquals(List.of("file", "machine", "elfClass", "byteOrder", "sites", "diagnostics"),
-                List.copyOf(fileFields), "the issue's schema");
+        assertEquals(
+                List.of("file", "machine", "elfClass", "byteOrder", "sites", "diagnostics"),
+                List.copyOf(fileFields),
+                "the issue's schema");
         assertEquals(Set.of("section", "offset", "length", "function", "hook", "source"), siteFields);
         assertEquals(Set.of("severity", "section", "offset", "message"), diagnosticFields);
         String readme = readme();
-        String explained = readme.substring(readme.indexOf("```", readme.indexOf("```json")) + 3,
+        String explained = readme.substring(
+                readme.indexOf("```", readme.indexOf("```json")) + 3,
                 readme.indexOf("\n## ", readme.indexOf("```json")));
-        for (String field : List.of("offset", "length", "function", "hook", "address", "source", "severity",
-                "section")) {
+        for (String field :
+                List.of("offset", "length", "function", "hook", "address", "source", "severity", "section")) {
             assertTrue(explained.contains("`" + field + "`"), "README explains `" + field + "`: " + explained);
         }
         Path object = Toolchain.X86_64.compile(source, dir.resolve("j.o"), "-pg", "-mfentry");
@@ -152,12 +165,19 @@ class CommandLineTest {
                     assertTrue(site.get("address").isIntegralNumber(), site.toString());
                 }
                 assertEquals(expected, fieldNames(site), site.toString());
-                assertTrue(site.get("section").isTextual() && site.get("offset").isIntegralNumber()
-                        && site.get("length").isIntegralNumber(), site.toString());
-                assertTrue(site.get("function").isTextual() || site.get("function").isNull(), site.toString());
+                assertTrue(
+                        site.get("section").isTextual()
+                                && site.get("offset").isIntegralNumber()
+                                && site.get("length").isIntegralNumber(),
+                        site.toString());
+                assertTrue(
+                        site.get("function").isTextual() || site.get("function").isNull(), site.toString());
                 assertTrue(site.get("hook").isTextual() || site.get("hook").isNull(), site.toString());
-                assertTrue(site.get("source").asText().matches("relocation|mcount_loc|patchable_function_entries"
-                        + "|decoded"), site.toString());
+                assertTrue(
+                        site.get("source")
+                                .asText()
+                                .matches("relocation|mcount_loc|patchable_function_entries" + "|decoded"),
+                        site.toString());
             }
             for (JsonNode d : file.get("diagnostics")) {
                 assertEquals(diagnosticFields, fieldNames(d), d.toString());
@@ -169,8 +189,13 @@ class CommandLineTest {
         }
 
         JsonNode x86 = files.get(0);
-        assertEquals(List.of(object.toString(), "x86_64", "ELF64", "little"), List.of(x86.get("file").asText(),
-                x86.get("machine").asText(), x86.get("elfClass").asText(), x86.get("byteOrder").asText()));
+        assertEquals(
+                List.of(object.toString(), "x86_64", "ELF64", "little"),
+                List.of(
+                        x86.get("file").asText(),
+                        x86.get("machine").asText(),
+                        x86.get("elfClass").asText(),
+                        x86.get("byteOrder").asText()));
         List<String> gcc = new ArrayList<>();
         for (TableOracle.Entry e : TableOracle.entries(withTable, "__mcount_loc")) {
             if (!e.section().equals(".noinstr.text")) {
@@ -180,22 +205,32 @@ class CommandLineTest {
         List<String> listed = new ArrayList<>();
         for (JsonNode s : x86.get("sites")) {
             assertEquals(5, s.get("length").asInt());
-            listed.add(s.get("section").asText() + "+" + s.get("offset").asLong() + " " + s.get("function").asText()
-                    + " " + s.get("hook").asText() + " " + s.get("source").asText());
+            listed.add(s.get("section").asText() + "+" + s.get("offset").asLong() + " "
+                    + s.get("function").asText() + " " + s.get("hook").asText() + " "
+                    + s.get("source").asText());
         }
         assertEquals(gcc.stream().sorted().toList(), listed.stream().sorted().toList(), "the sites gcc records");
         List<JsonNode> warnings = elements(x86.get("diagnostics")).stream()
-                .filter(d -> d.get("severity").asText().equals("warning")).toList();
+                .filter(d -> d.get("severity").asText().equals("warning"))
+                .toList();
         assertEquals(1, warnings.size(), x86.toString());
         assertEquals(".text", warnings.get(0).get("section").asText());
-        List<Long> addressLoads = new Objdump(Toolchain.X86_64).relocations(object, ".text").stream()
-                .filter(r -> r.type().equals("R_X86_64_32") && r.symbol().equals("__fentry__"))
-                .map(Objdump.RelocationLine::offset).toList();
+        List<Long> addressLoads = new Objdump(Toolchain.X86_64)
+                .relocations(object, ".text").stream()
+                        .filter(r ->
+                                r.type().equals("R_X86_64_32") && r.symbol().equals("__fentry__"))
+                        .map(Objdump.RelocationLine::offset)
+                        .toList();
         assertEquals(addressLoads, List.of(warnings.get(0).get("offset").asLong()), "the relocation's offset");
-        assertEquals("reference to __fentry__ not recorded: not a call: R_X86_64_32 reference",
-                warnings.get(0).get("message").asText(), "the address taken: its reason in the JSON");
-        assertTrue(elements(x86.get("diagnostics")).stream().anyMatch(d -> d.get("severity").asText().equals("note")
-                && d.get("section").asText().equals(".noinstr.text") && d.get("offset").isNull()),
+        assertEquals(
+                "reference to __fentry__ not recorded: not a call: R_X86_64_32 reference",
+                warnings.get(0).get("message").asText(),
+                "the address taken: its reason in the JSON");
+        assertTrue(
+                elements(x86.get("diagnostics")).stream()
+                        .anyMatch(d -> d.get("severity").asText().equals("note")
+                                && d.get("section").asText().equals(".noinstr.text")
+                                && d.get("offset").isNull()),
                 "a section-wide note has a null offset: " + x86);
 
         JsonNode linked = files.get(1);
@@ -207,8 +242,12 @@ class CommandLineTest {
             addresses.add(s.get("address").asLong());
         }
         assertEquals(words, addresses);
-        assertEquals(List.of("i386", "ELF32", "little"), List.of(files.get(2).get("machine").asText(),
-                files.get(2).get("elfClass").asText(), files.get(2).get("byteOrder").asText()));
+        assertEquals(
+                List.of("i386", "ELF32", "little"),
+                List.of(
+                        files.get(2).get("machine").asText(),
+                        files.get(2).get("elfClass").asText(),
+                        files.get(2).get("byteOrder").asText()));
     }
 
     /** Each command's --help names every option it takes, and README's command line names them too. */
@@ -220,24 +259,32 @@ class CommandLineTest {
         assertEquals("", help.err());
         assertTrue(help.out().startsWith("Usage: mcountkit " + command + " "), help.out());
         String usage = readmeUsageLine(command);
-        CommandLine.Model.CommandSpec spec = new CommandLine(new McountkitCommand()).getSubcommands().get(command)
+        CommandLine.Model.CommandSpec spec = new CommandLine(new McountkitCommand())
+                .getSubcommands()
+                .get(command)
                 .getCommandSpec();
         assertTrue(spec.options().size() >= 6, "options: " + spec.options());
         for (OptionSpec option : spec.options()) {
             for (String name : option.names()) {
-                assertTrue(Pattern.compile("(^|[\\s,\\[])" + Pattern.quote(name) + "\\b").matcher(help.out()).find(),
+                assertTrue(
+                        Pattern.compile("(^|[\\s,\\[])" + Pattern.quote(name) + "\\b")
+                                .matcher(help.out())
+                                .find(),
                         command + " --help names " + name + ":\n" + help.out());
             }
             if (!option.usageHelp() && !option.versionHelp()) {
-                assertTrue(Arrays.stream(option.names()).anyMatch(n -> usage.contains("[" + n)
-                        || usage.contains("(" + n) || usage.contains("|" + n)), "README's line for " + command + " names "
-                        + option.longestName() + ": " + usage);
+                assertTrue(
+                        Arrays.stream(option.names())
+                                .anyMatch(n ->
+                                        usage.contains("[" + n) || usage.contains("(" + n) || usage.contains("|" + n)),
+                        "README's line for " + command + " names " + option.longestName() + ": " + usage);
             }
         }
         Matcher documented = Pattern.compile("\\[(-[-\\w]+)").matcher(usage);
         while (documented.find()) {
-            assertTrue(spec.findOption(documented.group(1)) != null, "README documents " + documented.group(1)
-                    + ", which " + command + " does not take");
+            assertTrue(
+                    spec.findOption(documented.group(1)) != null,
+                    "README documents " + documented.group(1) + ", which " + command + " does not take");
         }
         String general = readmeUsageLine("--help");
         assertTrue(general.contains("COMMAND --help") && general.contains("COMMAND --version"), general);
@@ -269,7 +316,8 @@ class CommandLineTest {
             CliRun run = CliRun.of(command, "--no-such-option", object.toString());
             assertEquals(2, run.exitCode(), run.err());
             assertEquals("", run.out());
-            assertTrue(run.err().startsWith("Unknown option: '--no-such-option'\nUsage: mcountkit " + command + " "),
+            assertTrue(
+                    run.err().startsWith("Unknown option: '--no-such-option'\nUsage: mcountkit " + command + " "),
                     run.err());
             assertTrue(run.err().contains("FILE..."), run.err());
         }
@@ -301,9 +349,11 @@ class CommandLineTest {
     @Test
     void readmeDocumentsTheExitCodes() {
         String text = readme().replaceAll("\\s+", " ");
-        assertTrue(text.contains("Exit status: 0 when every file is fine (warnings alone do not fail a file unless"
-                + " `--strict` is given), 1 when any file could not be read or written or had an error, 2 for usage"
-                + " errors"), "README's exit status");
+        assertTrue(
+                text.contains("Exit status: 0 when every file is fine (warnings alone do not fail a file unless"
+                        + " `--strict` is given), 1 when any file could not be read or written or had an error, 2 for usage"
+                        + " errors"),
+                "README's exit status");
     }
 
     private Path linkedImage() {
@@ -312,16 +362,27 @@ class CommandLineTest {
                 int main(void) { return f(2); }
                 """);
         Path image = dir.resolve("prog");
-        Command.check(dir, Toolchain.X86_64.tool("gcc"), "-no-pie", "-O2", "-pg", "-mrecord-mcount",
-                program.toString(), "-o", image.toString());
+        Command.check(
+                dir,
+                Toolchain.X86_64.tool("gcc"),
+                "-no-pie",
+                "-O2",
+                "-pg",
+                "-mrecord-mcount",
+                program.toString(),
+                "-o",
+                image.toString());
         return image;
     }
 
     private static String functionAt(Path object, TableOracle.Entry entry) {
         JelfElfFile elf = new JelfElfFile(object);
         for (Symbol s : elf.symbols()) {
-            if (s.isFunction() && s.isInSection() && elf.section(s.sectionIndex()).name().equals(entry.section())
-                    && s.value() <= entry.offset() && entry.offset() < s.value() + s.size()) {
+            if (s.isFunction()
+                    && s.isInSection()
+                    && elf.section(s.sectionIndex()).name().equals(entry.section())
+                    && s.value() <= entry.offset()
+                    && entry.offset() < s.value() + s.size()) {
                 long delta = entry.offset() - s.value();
                 return delta == 0 ? s.name() : s.name() + "+0x" + Long.toHexString(delta);
             }
@@ -352,7 +413,9 @@ class CommandLineTest {
 
     /** The line of README's command-line block that starts {@code bin/mcountkit WORD}. */
     private static String readmeUsageLine(String word) {
-        return readme().lines().filter(l -> l.startsWith("bin/mcountkit " + word + " ")).findFirst()
+        return readme().lines()
+                .filter(l -> l.startsWith("bin/mcountkit " + word + " "))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("README has no line for bin/mcountkit " + word));
     }
 

@@ -44,8 +44,8 @@ class CrashSafetyTest {
             int f2(int x) { return ext(x) * 2; }
             """;
 
-    private static final Pattern TEMPORARY = Pattern.compile("\\..+\\.[0-9a-f]+"
-            + Pattern.quote(AtomicFile.TEMP_SUFFIX));
+    private static final Pattern TEMPORARY =
+            Pattern.compile("\\..+\\.[0-9a-f]+" + Pattern.quote(AtomicFile.TEMP_SUFFIX));
 
     @TempDir
     static Path built;
@@ -58,12 +58,13 @@ class CrashSafetyTest {
 
     /** Kills that ran and kills that left a temporary file, i.e. struck between create and rename. */
     static final AtomicInteger KILLS = new AtomicInteger();
+
     static final AtomicInteger KILLS_MID_WRITE = new AtomicInteger();
 
     @BeforeAll
     static void compileAndRecordOnce() throws Exception {
-        Path object = Toolchain.X86_64.compile(Samples.write(built, "big.c", BIG_SOURCE), built.resolve("big.o"),
-                "-pg", "-mfentry");
+        Path object = Toolchain.X86_64.compile(
+                Samples.write(built, "big.c", BIG_SOURCE), built.resolve("big.o"), "-pg", "-mfentry");
         original = Files.readAllBytes(object);
         Path copy = Files.copy(object, built.resolve("recorded.o"));
         Process run = start(built, "record", copy.toString());
@@ -85,7 +86,8 @@ class CrashSafetyTest {
         run.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
         assertTrue(caught || run.exitValue() == 0, "the run wrote its temporary file or finished first");
         byte[] after = Files.readAllBytes(file);
-        assertTrue(Arrays.equals(original, after) || Arrays.equals(recorded, after),
+        assertTrue(
+                Arrays.equals(original, after) || Arrays.equals(recorded, after),
                 "the object is the original or the complete result, never a mix");
         assertOnlyDocumentedLitter(dir, file);
         KILLS.incrementAndGet();
@@ -200,7 +202,9 @@ class CrashSafetyTest {
 
     private static long temporaryFiles(Path dir) throws IOException {
         try (Stream<Path> list = Files.list(dir)) {
-            return list.filter(p -> TEMPORARY.matcher(p.getFileName().toString()).matches()).count();
+            return list.filter(
+                            p -> TEMPORARY.matcher(p.getFileName().toString()).matches())
+                    .count();
         }
     }
 
@@ -208,7 +212,8 @@ class CrashSafetyTest {
     private static boolean awaitTemporaryFile(Process run, Path dir) throws IOException {
         while (run.isAlive()) {
             try (Stream<Path> list = Files.list(dir)) {
-                if (list.anyMatch(p -> TEMPORARY.matcher(p.getFileName().toString()).matches())) {
+                if (list.anyMatch(
+                        p -> TEMPORARY.matcher(p.getFileName().toString()).matches())) {
                     return true;
                 }
             }
@@ -221,20 +226,28 @@ class CrashSafetyTest {
         String name = file.getFileName().toString();
         try (Stream<Path> list = Files.list(dir)) {
             List<String> related = list.map(p -> p.getFileName().toString())
-                    .filter(n -> n.contains(name) && !n.equals(name)).toList();
+                    .filter(n -> n.contains(name) && !n.equals(name))
+                    .toList();
             assertTrue(related.size() <= 1, "at most one temporary file: " + related);
             for (String litter : related) {
-                assertTrue(litter.matches("\\." + Pattern.quote(name) + "\\.[0-9a-f]+"
-                        + Pattern.quote(AtomicFile.TEMP_SUFFIX)), "documented name: " + litter);
+                assertTrue(
+                        litter.matches(
+                                "\\." + Pattern.quote(name) + "\\.[0-9a-f]+" + Pattern.quote(AtomicFile.TEMP_SUFFIX)),
+                        "documented name: " + litter);
             }
         }
     }
 
     private static Process start(Path dir, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        return new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
     }
 

@@ -16,11 +16,22 @@ final class ElfEdit {
 
     /** Fields with their offset and width in ELF32 and in ELF64 (width 0: no such field). */
     enum Field {
-        E_TYPE(16, 2, 16, 2), E_MACHINE(18, 2, 18, 2), E_SHOFF(32, 4, 40, 8), E_SHENTSIZE(46, 2, 58, 2),
-        E_SHNUM(48, 2, 60, 2), E_SHSTRNDX(50, 2, 62, 2),
-        SH_NAME(0, 4, 0, 4), SH_TYPE(4, 4, 4, 4), SH_OFFSET(16, 4, 24, 8), SH_SIZE(20, 4, 32, 8), SH_LINK(24, 4, 40, 4),
-        SH_INFO(28, 4, 44, 4), SH_ADDRALIGN(32, 4, 48, 8), SH_ENTSIZE(36, 4, 56, 8),
-        ST_NAME(0, 4, 0, 4), ST_SHNDX(14, 2, 6, 2),
+        E_TYPE(16, 2, 16, 2),
+        E_MACHINE(18, 2, 18, 2),
+        E_SHOFF(32, 4, 40, 8),
+        E_SHENTSIZE(46, 2, 58, 2),
+        E_SHNUM(48, 2, 60, 2),
+        E_SHSTRNDX(50, 2, 62, 2),
+        SH_NAME(0, 4, 0, 4),
+        SH_TYPE(4, 4, 4, 4),
+        SH_OFFSET(16, 4, 24, 8),
+        SH_SIZE(20, 4, 32, 8),
+        SH_LINK(24, 4, 40, 4),
+        SH_INFO(28, 4, 44, 4),
+        SH_ADDRALIGN(32, 4, 48, 8),
+        SH_ENTSIZE(36, 4, 56, 8),
+        ST_NAME(0, 4, 0, 4),
+        ST_SHNDX(14, 2, 6, 2),
         R_OFFSET(0, 4, 0, 8);
 
         final int at32;
@@ -76,7 +87,9 @@ final class ElfEdit {
 
     /** The relocation section of the code ({@code .rela.text} or {@code .rel.text}). */
     Section textRelocations() {
-        return original.section(".rela.text").or(() -> original.section(".rel.text")).orElseThrow();
+        return original.section(".rela.text")
+                .or(() -> original.section(".rel.text"))
+                .orElseThrow();
     }
 
     /** The first relocation against a symbol named one of {@code hooks} in {@link #textRelocations()}. */
@@ -92,7 +105,11 @@ final class ElfEdit {
     }
 
     int symbolNamed(String name) {
-        return original.symbols().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow().index();
+        return original.symbols().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow()
+                .index();
     }
 
     ElfEdit ident(int index, int value) {

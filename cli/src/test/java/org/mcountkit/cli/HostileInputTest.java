@@ -95,10 +95,17 @@ class HostileInputTest {
     }
 
     /** Which commands a case breaks: some damage only matters when the file is rewritten. */
-    enum Breaks { BOTH, RECORD }
+    enum Breaks {
+        BOTH,
+        RECORD
+    }
 
     /** One way to break a file, and the reason both commands must give. */
-    record Case(String name, Consumer<ElfEdit> breakIt, Function<ElfEdit, String> reason, Breaks breaks,
+    record Case(
+            String name,
+            Consumer<ElfEdit> breakIt,
+            Function<ElfEdit, String> reason,
+            Breaks breaks,
             Predicate<ElfEdit> appliesTo) {
         Case(String name, Consumer<ElfEdit> breakIt, Function<ElfEdit, String> reason) {
             this(name, breakIt, reason, Breaks.BOTH, e -> true);
@@ -120,127 +127,201 @@ class HostileInputTest {
         cases.add(new Case("EI_CLASS 3", e -> e.ident(4, 3), e -> "unknown ELF class 3"));
         cases.add(new Case("EI_DATA 3", e -> e.ident(5, 3), e -> "unknown ELF data encoding 3"));
         cases.add(new Case("EI_VERSION 0", e -> e.ident(6, 0), e -> "unknown ELF version 0"));
-        cases.add(new Case("e_machine 0x1234", e -> e.header(E_MACHINE, 0x1234),
-                e -> "unsupported machine e_machine 4660, " + e.original.target().elfClass() + " "
+        cases.add(new Case(
+                "e_machine 0x1234",
+                e -> e.header(E_MACHINE, 0x1234),
+                e -> "unsupported machine e_machine 4660, "
+                        + e.original.target().elfClass() + " "
                         + e.original.target().endian().label() + "-endian: no backend on the class path handles it"));
-        cases.add(new Case("e_shoff past the end", e -> e.header(E_SHOFF, e.length + 4096L),
-                e -> "section header 0 at offset " + (e.length + 4096) + " lies past the end of the file ("
-                        + e.length + " bytes)"));
-        cases.add(new Case("e_shoff near 2^64 (offset+size wraps)", e -> e.header(E_SHOFF, -16),
+        cases.add(new Case(
+                "e_shoff past the end",
+                e -> e.header(E_SHOFF, e.length + 4096L),
+                e -> "section header 0 at offset " + (e.length + 4096) + " lies past the end of the file (" + e.length
+                        + " bytes)"));
+        cases.add(new Case(
+                "e_shoff near 2^64 (offset+size wraps)",
+                e -> e.header(E_SHOFF, -16),
                 e -> "section header 0 at offset " + (e.is64 ? "18446744073709551600" : "4294967280")
                         + " lies past the end of the file (" + e.length + " bytes)"));
-        cases.add(new Case("e_shoff inside the ELF header", e -> e.header(E_SHOFF, 8),
+        cases.add(new Case(
+                "e_shoff inside the ELF header",
+                e -> e.header(E_SHOFF, 8),
                 e -> "section header table at offset 8 overlaps the ELF header (" + e.ehsize() + " bytes)"));
-        cases.add(new Case("e_shentsize 0", e -> e.header(E_SHENTSIZE, 0),
+        cases.add(new Case(
+                "e_shentsize 0",
+                e -> e.header(E_SHENTSIZE, 0),
                 e -> "section header size 0 (expected " + e.shentsize() + ")"));
-        cases.add(new Case("e_shnum 0xfeff", e -> e.header(E_SHNUM, 0xfeff),
+        cases.add(new Case(
+                "e_shnum 0xfeff",
+                e -> e.header(E_SHNUM, 0xfeff),
                 e -> "section header table claims 65279 sections at offset " + e.shoff()
                         + " but the file holds at most " + (e.length - e.shoff()) / e.shentsize()));
-        cases.add(new Case("e_shnum 0 and a 4 GB sh_size in section 0",
+        cases.add(new Case(
+                "e_shnum 0 and a 4 GB sh_size in section 0",
                 e -> e.header(E_SHNUM, 0).section(0, SH_SIZE, 0xffffffffL),
                 e -> "section header table claims 4294967295 sections at offset " + e.shoff()
                         + " but the file holds at most " + (e.length - e.shoff()) / e.shentsize()));
-        cases.add(new Case("e_shnum 0 and sh_size 2^64-1 in section 0 (fuzzing finding)",
+        cases.add(new Case(
+                "e_shnum 0 and sh_size 2^64-1 in section 0 (fuzzing finding)",
                 e -> e.header(E_SHNUM, 0).section(0, SH_SIZE, -1),
                 e -> "section header table claims " + (e.is64 ? "18446744073709551615" : "4294967295")
                         + " sections at offset " + e.shoff() + " but the file holds at most "
                         + (e.length - e.shoff()) / e.shentsize()));
-        cases.add(new Case("section 0 of type PROGBITS (fuzzing finding)", e -> e.section(0, SH_TYPE, 1),
+        cases.add(new Case(
+                "section 0 of type PROGBITS (fuzzing finding)",
+                e -> e.section(0, SH_TYPE, 1),
                 e -> "section 0 has type 1 (the null section must be SHT_NULL)"));
-        cases.add(new Case("e_shstrndx past e_shnum", e -> e.header(E_SHSTRNDX, e.sectionCount() + 5),
+        cases.add(new Case(
+                "e_shstrndx past e_shnum",
+                e -> e.header(E_SHSTRNDX, e.sectionCount() + 5),
                 e -> "section name table index " + (e.sectionCount() + 5) + " out of range (" + e.sectionCount()
                         + " sections)"));
-        cases.add(new Case("e_shstrndx SHN_XINDEX, section 0 sh_link huge",
+        cases.add(new Case(
+                "e_shstrndx SHN_XINDEX, section 0 sh_link huge",
                 e -> e.header(E_SHSTRNDX, 0xffff).section(0, SH_LINK, 0x7fffffff),
                 e -> "section name table index 2147483647 out of range (" + e.sectionCount() + " sections)"));
-        cases.add(new Case("e_shstrndx names .text", e -> e.header(E_SHSTRNDX, e.section(".text").index()),
+        cases.add(new Case(
+                "e_shstrndx names .text",
+                e -> e.header(E_SHSTRNDX, e.section(".text").index()),
                 e -> "section name table " + e.section(".text").index() + " is not a string table (type 1)"));
-        cases.add(new Case("e_shstrndx 0 (no names)", e -> e.header(E_SHSTRNDX, 0),
-                e -> "no section name table (e_shstrndx 0): cannot add sections", Breaks.RECORD));
+        cases.add(new Case(
+                "e_shstrndx 0 (no names)",
+                e -> e.header(E_SHSTRNDX, 0),
+                e -> "no section name table (e_shstrndx 0): cannot add sections",
+                Breaks.RECORD));
         // Section headers: offsets and sizes.
-        cases.add(new Case(".text sh_offset past the end", e -> e.section(text(e), SH_OFFSET, e.length + 16L),
-                e -> "section " + text(e) + " .text (offset " + (e.length + 16) + ", size " + e.section(".text").size()
-                        + ") extends past the end of the file (" + e.length + " bytes)"));
-        cases.add(new Case(".text sh_offset+sh_size wraps past 2^64",
+        cases.add(new Case(
+                ".text sh_offset past the end",
+                e -> e.section(text(e), SH_OFFSET, e.length + 16L),
+                e -> "section " + text(e) + " .text (offset " + (e.length + 16) + ", size "
+                        + e.section(".text").size() + ") extends past the end of the file (" + e.length + " bytes)"));
+        cases.add(new Case(
+                ".text sh_offset+sh_size wraps past 2^64",
                 e -> e.section(text(e), SH_OFFSET, e.length - 1L).section(text(e), SH_SIZE, -1),
                 e -> "section " + text(e) + " .text (offset " + (e.length - 1) + ", size "
                         + (e.is64 ? "18446744073709551615" : "4294967295") + ") extends past the end of the file ("
                         + e.length + " bytes)"));
-        cases.add(new Case(".symtab claims 4 GB", e -> e.section(symtab(e), SH_SIZE, 0xfffffff0L),
-                e -> "section " + symtab(e) + " .symtab (offset " + e.section(".symtab").offset()
-                        + ", size 4294967280) extends past the end of the file (" + e.length + " bytes)"));
-        cases.add(new Case(".text overlaps the ELF header", e -> e.section(text(e), SH_OFFSET, 0),
-                e -> "section " + text(e) + " .text (offset 0, size " + e.section(".text").size()
-                        + ") overlaps the ELF header (" + e.ehsize() + " bytes)"));
-        cases.add(new Case(".comment overlaps the section headers",
+        cases.add(new Case(
+                ".symtab claims 4 GB",
+                e -> e.section(symtab(e), SH_SIZE, 0xfffffff0L),
+                e -> "section " + symtab(e) + " .symtab (offset "
+                        + e.section(".symtab").offset() + ", size 4294967280) extends past the end of the file ("
+                        + e.length + " bytes)"));
+        cases.add(new Case(
+                ".text overlaps the ELF header",
+                e -> e.section(text(e), SH_OFFSET, 0),
+                e -> "section " + text(e) + " .text (offset 0, size "
+                        + e.section(".text").size() + ") overlaps the ELF header (" + e.ehsize() + " bytes)"));
+        cases.add(new Case(
+                ".comment overlaps the section headers",
                 e -> e.section(comment(e), SH_OFFSET, e.shoff()).section(comment(e), SH_SIZE, 16),
                 e -> "section " + comment(e) + " .comment (offset " + e.shoff() + ", size 16) overlaps the section"
                         + " header table (offset " + e.shoff() + ", " + e.sectionCount() * e.shentsize() + " bytes)"));
-        cases.add(new Case(".comment overlaps .text",
+        cases.add(new Case(
+                ".comment overlaps .text",
                 e -> e.section(comment(e), SH_OFFSET, e.section(".text").offset()),
-                e -> "section " + comment(e) + " .comment (offset " + e.section(".text").offset() + ", size "
+                e -> "section " + comment(e) + " .comment (offset "
+                        + e.section(".text").offset() + ", size "
                         + e.section(".comment").size() + ") overlaps section " + text(e) + " .text (offset "
-                        + e.section(".text").offset() + ", size " + e.section(".text").size() + ")"));
-        cases.add(new Case(".comment, renamed with a newline, overlaps .text (fuzzing finding)",
+                        + e.section(".text").offset() + ", size "
+                        + e.section(".text").size() + ")"));
+        cases.add(new Case(
+                ".comment, renamed with a newline, overlaps .text (fuzzing finding)",
                 e -> e.section(comment(e), SH_OFFSET, e.section(".text").offset())
                         .putByte(e.section(".shstrtab").offset() + e.rawName(e.sectionHeaderAt(comment(e))), '\n'),
-                e -> "section " + comment(e) + " \\x0acomment (offset " + e.section(".text").offset() + ", size "
+                e -> "section " + comment(e) + " \\x0acomment (offset "
+                        + e.section(".text").offset() + ", size "
                         + e.section(".comment").size() + ") overlaps section " + text(e) + " .text (offset "
-                        + e.section(".text").offset() + ", size " + e.section(".text").size() + ")"));
+                        + e.section(".text").offset() + ", size "
+                        + e.section(".text").size() + ")"));
         // Links, infos and entry sizes.
-        cases.add(new Case(".symtab sh_link to itself", e -> e.section(symtab(e), SH_LINK, symtab(e)),
+        cases.add(new Case(
+                ".symtab sh_link to itself",
+                e -> e.section(symtab(e), SH_LINK, symtab(e)),
                 e -> "section " + symtab(e) + " .symtab links to " + symtab(e) + ", which is not a string table"));
-        cases.add(new Case(".symtab sh_link out of range", e -> e.section(symtab(e), SH_LINK, 0xffffffffL),
+        cases.add(new Case(
+                ".symtab sh_link out of range",
+                e -> e.section(symtab(e), SH_LINK, 0xffffffffL),
                 e -> "section " + symtab(e) + " .symtab links to 4294967295, which is not a string table"));
-        cases.add(new Case(".symtab sh_entsize 0", e -> e.section(symtab(e), SH_ENTSIZE, 0),
-                e -> "symbol table .symtab has entry size 0 and size " + e.section(".symtab").size()
-                        + " (expected entries of " + symbolSize(e) + " bytes)"));
-        cases.add(new Case(".symtab sh_entsize odd", e -> e.section(symtab(e), SH_ENTSIZE, symbolSize(e) + 1),
+        cases.add(new Case(
+                ".symtab sh_entsize 0",
+                e -> e.section(symtab(e), SH_ENTSIZE, 0),
+                e -> "symbol table .symtab has entry size 0 and size "
+                        + e.section(".symtab").size() + " (expected entries of " + symbolSize(e) + " bytes)"));
+        cases.add(new Case(
+                ".symtab sh_entsize odd",
+                e -> e.section(symtab(e), SH_ENTSIZE, symbolSize(e) + 1),
                 e -> "symbol table .symtab has entry size " + (symbolSize(e) + 1) + " and size "
                         + e.section(".symtab").size() + " (expected entries of " + symbolSize(e) + " bytes)"));
-        cases.add(new Case(".symtab sh_size not whole entries",
+        cases.add(new Case(
+                ".symtab sh_size not whole entries",
                 e -> e.section(symtab(e), SH_SIZE, e.section(".symtab").size() - 1),
                 e -> "symbol table .symtab has entry size " + symbolSize(e) + " and size "
                         + (e.section(".symtab").size() - 1) + " (expected entries of " + symbolSize(e) + " bytes)"));
-        cases.add(new Case("relocation sh_entsize odd", e -> e.section(rel(e), SH_ENTSIZE, relSize(e) - 1),
+        cases.add(new Case(
+                "relocation sh_entsize odd",
+                e -> e.section(rel(e), SH_ENTSIZE, relSize(e) - 1),
                 e -> "relocation section " + relName(e) + " has entry size " + (relSize(e) - 1) + " and size "
                         + e.textRelocations().size() + " (expected entries of " + relSize(e) + " bytes)"));
-        cases.add(new Case("relocation sh_link to itself", e -> e.section(rel(e), SH_LINK, rel(e)),
+        cases.add(new Case(
+                "relocation sh_link to itself",
+                e -> e.section(rel(e), SH_LINK, rel(e)),
                 e -> "relocation section " + rel(e) + " " + relName(e) + " links to " + rel(e)
                         + ", not to the symbol table (section " + symtab(e) + ")"));
-        cases.add(new Case("relocation sh_info out of range", e -> e.section(rel(e), SH_INFO, 9999),
+        cases.add(new Case(
+                "relocation sh_info out of range",
+                e -> e.section(rel(e), SH_INFO, 9999),
                 e -> "relocation section " + rel(e) + " " + relName(e) + " applies to section 9999, out of range ("
                         + e.sectionCount() + " sections)"));
-        cases.add(new Case(".symtab 2^62 alignment when it must move",
+        cases.add(new Case(
+                ".symtab 2^62 alignment when it must move",
                 e -> e.section(symtab(e), SH_ADDRALIGN, e.is64 ? 1L << 62 : 1L << 30),
                 e -> "section " + symtab(e) + " has alignment " + (e.is64 ? 1L << 62 : 1L << 30)
                         + " (over 65536): it cannot be rewritten",
-                Breaks.RECORD, HostileInputTest::needsSectionSymbol));
+                Breaks.RECORD,
+                HostileInputTest::needsSectionSymbol));
         // String tables.
-        cases.add(new Case("sh_name past .shstrtab", e -> e.section(1, SH_NAME, 0x7fffffff),
+        cases.add(new Case(
+                "sh_name past .shstrtab",
+                e -> e.section(1, SH_NAME, 0x7fffffff),
                 e -> "section 1 name at offset 2147483647 lies outside the section name table ("
                         + e.section(".shstrtab").size() + " bytes)"));
-        cases.add(new Case(".shstrtab without its last NUL", e -> e.putByte(end(e.section(".shstrtab")), 'x'),
+        cases.add(new Case(
+                ".shstrtab without its last NUL",
+                e -> e.putByte(end(e.section(".shstrtab")), 'x'),
                 e -> "section " + lastNamed(e, e.section(".shstrtab"), false) + " name is not terminated inside"
                         + " the section name table"));
-        cases.add(new Case("st_name past .strtab", e -> e.symbol(1, ST_NAME, 0x7fffffff),
+        cases.add(new Case(
+                "st_name past .strtab",
+                e -> e.symbol(1, ST_NAME, 0x7fffffff),
                 e -> "symbol 1 name at offset 2147483647 lies outside string table .strtab ("
                         + e.section(".strtab").size() + " bytes)"));
-        cases.add(new Case(".strtab without its last NUL", e -> e.putByte(end(e.section(".strtab")), 'x'),
+        cases.add(new Case(
+                ".strtab without its last NUL",
+                e -> e.putByte(end(e.section(".strtab")), 'x'),
                 e -> "symbol " + lastNamed(e, e.section(".strtab"), true)
                         + " name is not terminated inside string table .strtab"));
         // Symbols and relocations.
-        cases.add(new Case("st_shndx past e_shnum", e -> e.symbol(e.symbolNamed("g_func"), ST_SHNDX, 0xfe00),
+        cases.add(new Case(
+                "st_shndx past e_shnum",
+                e -> e.symbol(e.symbolNamed("g_func"), ST_SHNDX, 0xfe00),
                 e -> "symbol " + e.symbolNamed("g_func") + " is in section 65024, out of range (" + e.sectionCount()
                         + " sections)"));
-        cases.add(new Case("SHN_XINDEX without .symtab_shndx", e -> e.symbol(e.symbolNamed("g_func"), ST_SHNDX, 0xffff),
+        cases.add(new Case(
+                "SHN_XINDEX without .symtab_shndx",
+                e -> e.symbol(e.symbolNamed("g_func"), ST_SHNDX, 0xffff),
                 e -> "symbol " + e.symbolNamed("g_func") + " uses SHN_XINDEX but the file has no .symtab_shndx"));
-        cases.add(new Case("relocation symbol past the symbol count",
+        cases.add(new Case(
+                "relocation symbol past the symbol count",
                 e -> e.relocationSymbol(e.textRelocations(), e.firstRelocationAgainst(HOOKS), 0xfffff0),
                 e -> "relocation " + e.firstRelocationAgainst(HOOKS) + " in " + relName(e) + " refers to symbol "
                         + 0xfffff0 + " out of range (" + e.original.symbolCount() + " symbols)"));
-        cases.add(new Case("hook relocation offset past .text",
-                e -> e.relocation(e.textRelocations(), e.firstRelocationAgainst(HOOKS), R_OFFSET,
+        cases.add(new Case(
+                "hook relocation offset past .text",
+                e -> e.relocation(
+                        e.textRelocations(),
+                        e.firstRelocationAgainst(HOOKS),
+                        R_OFFSET,
                         e.section(".text").size() + 0x100),
                 e -> ".text+0x" + Long.toHexString(e.section(".text").size() + 0x100) + ": relocation "
                         + e.firstRelocationAgainst(HOOKS) + " in " + relName(e)
@@ -250,9 +331,10 @@ class HostileInputTest {
     }
 
     static Stream<Arguments> everyCaseOnEveryBuild() {
-        return BUILDS.stream().flatMap(b -> cases().stream()
-                .filter(c -> c.appliesTo().test(new ElfEdit(b.path(), b.bytes())))
-                .map(c -> Arguments.of(b, c)));
+        return BUILDS.stream()
+                .flatMap(b -> cases().stream()
+                        .filter(c -> c.appliesTo().test(new ElfEdit(b.path(), b.bytes())))
+                        .map(c -> Arguments.of(b, c)));
     }
 
     @ParameterizedTest(name = "{0}: {1}")
@@ -314,8 +396,7 @@ class HostileInputTest {
      */
     private static boolean needsSectionSymbol(ElfEdit e) {
         int weak = e.section(".text.weak_a").index();
-        return e.original.symbols().stream()
-                .noneMatch(s -> s.sectionIndex() == weak && (s.isLocal() || s.isGlobal()));
+        return e.original.symbols().stream().noneMatch(s -> s.sectionIndex() == weak && (s.isLocal() || s.isGlobal()));
     }
 
     private static int text(ElfEdit e) {
@@ -356,7 +437,9 @@ class HostileInputTest {
         int count = symbols ? e.original.symbolCount() : e.sectionCount();
         for (int i = symbols ? 1 : 0; i < count; i++) {
             long at = symbols ? e.symbolAt(i) : e.sectionHeaderAt(i);
-            String name = symbols ? e.original.symbol(i).name() : e.original.section(i).name();
+            String name = symbols
+                    ? e.original.symbol(i).name()
+                    : e.original.section(i).name();
             if (e.rawName(at) + name.length() + 1 == table.size()) {
                 return i;
             }
@@ -374,7 +457,8 @@ class HostileInputTest {
         String before = sha256(file);
         CliRun run = CliRun.of(command, file.toString());
         assertEquals(1, run.exitCode(), command + ": " + run.err());
-        assertTrue(Pattern.matches("\\Qmcountkit: " + file + ": \\E[^\\n]+\\n", run.err()),
+        assertTrue(
+                Pattern.matches("\\Qmcountkit: " + file + ": \\E[^\\n]+\\n", run.err()),
                 command + " prints one line: " + run.err());
         assertEquals(before, sha256(file), command + " leaves the file unchanged");
         assertNoTemporaryFiles(file);
@@ -393,8 +477,11 @@ class HostileInputTest {
 
     private static void assertNoTemporaryFiles(Path file) throws IOException {
         try (Stream<Path> siblings = Files.list(file.getParent())) {
-            assertEquals(List.of(), siblings.filter(p -> p.getFileName().toString().endsWith(".mcountkit-tmp"))
-                    .toList(), "no temporary file is left behind");
+            assertEquals(
+                    List.of(),
+                    siblings.filter(p -> p.getFileName().toString().endsWith(".mcountkit-tmp"))
+                            .toList(),
+                    "no temporary file is left behind");
         }
     }
 

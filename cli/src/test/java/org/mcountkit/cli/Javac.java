@@ -14,8 +14,7 @@ import javax.tools.ToolProvider;
 /** The JDK's compiler, run in-process by tests that build Java code the way a user would. */
 final class Javac {
 
-    private Javac() {
-    }
+    private Javac() {}
 
     /** Compiles {@code sources} for Java 17 against {@code classpath} into {@code out}; fails the test on errors. */
     static void compile(String classpath, Path out, Path... sources) {
@@ -26,12 +25,16 @@ final class Javac {
         for (Path source : sources) {
             args.add(source.toString());
         }
-        int status = javac.run(null, null, new OutputStream() {
-            @Override
-            public void write(int b) {
-                messages.write(b);
-            }
-        }, args.toArray(String[]::new));
+        int status = javac.run(
+                null,
+                null,
+                new OutputStream() {
+                    @Override
+                    public void write(int b) {
+                        messages.write(b);
+                    }
+                },
+                args.toArray(String[]::new));
         assertEquals(0, status, messages.toString());
     }
 }

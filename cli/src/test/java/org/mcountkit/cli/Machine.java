@@ -15,13 +15,34 @@ import org.mcountkit.core.testkit.Toolchain;
  * word that is neither call nor NOP (to corrupt a site with).
  */
 enum Machine {
-    X86_64(Toolchain.X86_64, List.of("-pg", "-mfentry"), "__fentry__", "call", "nopl   0x0(%rax,%rax,1)",
-            "R_X86_64_64", new byte[] {(byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90}, true),
-    AARCH64(Toolchain.AARCH64, List.of("-pg"), "_mcount", "bl", "nop", "R_AARCH64_ABS64",
-            new byte[] {(byte) 0xe0, 0x03, 0x00, (byte) 0xaa}, false),
+    X86_64(
+            Toolchain.X86_64,
+            List.of("-pg", "-mfentry"),
+            "__fentry__",
+            "call",
+            "nopl   0x0(%rax,%rax,1)",
+            "R_X86_64_64",
+            new byte[] {(byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90},
+            true),
+    AARCH64(
+            Toolchain.AARCH64,
+            List.of("-pg"),
+            "_mcount",
+            "bl",
+            "nop",
+            "R_AARCH64_ABS64",
+            new byte[] {(byte) 0xe0, 0x03, 0x00, (byte) 0xaa},
+            false),
     /** riscv64: ld relaxes auipc+jalr calls to jal and moves code, unless told --no-relax. */
-    RISCV64(Toolchain.RISCV64, List.of("-pg"), "_mcount", "jal", "nop", "R_RISCV_64",
-            new byte[] {0x13, 0x05, 0x05, 0x00}, false);
+    RISCV64(
+            Toolchain.RISCV64,
+            List.of("-pg"),
+            "_mcount",
+            "jal",
+            "nop",
+            "R_RISCV_64",
+            new byte[] {0x13, 0x05, 0x05, 0x00},
+            false);
 
     /** A program with a static function, so one table entry has no GLOBAL symbol to name it by. */
     static final String PROGRAM = """
@@ -33,8 +54,7 @@ enum Machine {
             """;
 
     /** One instruction of {@code objdump -d}: address, bytes as printed, text. */
-    record Instruction(long address, String text) {
-    }
+    record Instruction(long address, String text) {}
 
     private static final Pattern LINE = Pattern.compile("^\\s+([0-9a-f]+):\\t[0-9a-f ]+\\t(.*)$");
 
@@ -47,8 +67,15 @@ enum Machine {
     final byte[] notASite;
     final boolean runsHere;
 
-    Machine(Toolchain toolchain, List<String> flags, String hook, String callMnemonic, String nopText,
-            String tableRelocation, byte[] notASite, boolean runsHere) {
+    Machine(
+            Toolchain toolchain,
+            List<String> flags,
+            String hook,
+            String callMnemonic,
+            String nopText,
+            String tableRelocation,
+            byte[] notASite,
+            boolean runsHere) {
         this.toolchain = toolchain;
         this.flags = flags;
         this.hook = hook;
@@ -63,8 +90,17 @@ enum Machine {
     String hookSource() {
         StringBuilder s = new StringBuilder("\t.text\n");
         for (String name : List.of(hook, "alt_hook")) {
-            s.append("\t.globl ").append(name).append("\n\t.type ").append(name).append(", %function\n")
-                    .append(name).append(":\n\tret\n\t.size ").append(name).append(", .-").append(name).append("\n");
+            s.append("\t.globl ")
+                    .append(name)
+                    .append("\n\t.type ")
+                    .append(name)
+                    .append(", %function\n")
+                    .append(name)
+                    .append(":\n\tret\n\t.size ")
+                    .append(name)
+                    .append(", .-")
+                    .append(name)
+                    .append("\n");
         }
         return s.append("\t.section .note.GNU-stack,\"\",%progbits\n").toString();
     }
@@ -72,13 +108,18 @@ enum Machine {
     Path compile(Path dir, String name, String source, String... extra) {
         List<String> all = new ArrayList<>(flags);
         all.addAll(List.of(extra));
-        return toolchain.compile(Samples.write(dir, name + ".c", source), dir.resolve(name + ".o"),
-                all.toArray(String[]::new));
+        return toolchain.compile(
+                Samples.write(dir, name + ".c", source), dir.resolve(name + ".o"), all.toArray(String[]::new));
     }
 
     Path hookObject(Path dir) {
         Path out = dir.resolve("hook.o");
-        Command.check(dir, toolchain.tool("gcc"), "-c", Samples.write(dir, "hook.S", hookSource()).toString(), "-o",
+        Command.check(
+                dir,
+                toolchain.tool("gcc"),
+                "-c",
+                Samples.write(dir, "hook.S", hookSource()).toString(),
+                "-o",
                 out.toString());
         return out;
     }
@@ -112,7 +153,8 @@ enum Machine {
         for (String line : toolchain.run("objdump", "-d", image.toString()).split("\n")) {
             Matcher m = LINE.matcher(line);
             if (m.matches()) {
-                list.add(new Instruction(Long.parseUnsignedLong(m.group(1), 16), m.group(2).trim()));
+                list.add(new Instruction(
+                        Long.parseUnsignedLong(m.group(1), 16), m.group(2).trim()));
             }
         }
         return list;
@@ -131,7 +173,9 @@ enum Machine {
             String text = code.get(i).text();
             if (call.matcher(text).matches()) {
                 calls.add(code.get(i).address());
-            } else if (this == RISCV64 && i > 0 && pair.matcher(text).matches()
+            } else if (this == RISCV64
+                    && i > 0
+                    && pair.matcher(text).matches()
                     && code.get(i - 1).text().startsWith("auipc\tra,")) {
                 calls.add(code.get(i - 1).address());
             }
@@ -141,7 +185,10 @@ enum Machine {
 
     /** The instruction text objdump shows at {@code address}. */
     String textAt(Path image, long address) {
-        return disassemble(image).stream().filter(i -> i.address() == address).map(Instruction::text).findFirst()
+        return disassemble(image).stream()
+                .filter(i -> i.address() == address)
+                .map(Instruction::text)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no instruction at 0x" + Long.toHexString(address)));
     }
 }

@@ -35,7 +35,9 @@ class Nds32CommandLineTest {
 
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        assertEquals(0, Main.run(new PrintWriter(out), new PrintWriter(err), "list", "--json", object.toString()),
+        assertEquals(
+                0,
+                Main.run(new PrintWriter(out), new PrintWriter(err), "list", "--json", object.toString()),
                 err.toString());
         JsonNode file = new ObjectMapper().readTree(out.toString()).get(0);
         assertEquals("nds32be", file.get("machine").asText());
@@ -49,8 +51,10 @@ class Nds32CommandLineTest {
         assertEquals(layout.textSites().stream().map(Integer::longValue).toList(), offsets);
 
         StringWriter recordErr = new StringWriter();
-        assertEquals(0, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(recordErr), "record",
-                object.toString()), recordErr.toString());
+        assertEquals(
+                0,
+                Main.run(new PrintWriter(new StringWriter()), new PrintWriter(recordErr), "record", object.toString()),
+                recordErr.toString());
         String readelf = Toolchain.X86_64.run("readelf", "-rW", object.toString());
         String table = readelf.substring(readelf.indexOf("'.rela__mcount_loc'"));
         List<String> entries = new ArrayList<>();
@@ -60,7 +64,11 @@ class Nds32CommandLineTest {
                 entries.add(f[4] + "+0x" + f[6]);
             }
         }
-        assertEquals(layout.textSites().stream().map(o -> ".text+0x" + Integer.toHexString(o)).toList(), entries,
+        assertEquals(
+                layout.textSites().stream()
+                        .map(o -> ".text+0x" + Integer.toHexString(o))
+                        .toList(),
+                entries,
                 table);
     }
 
@@ -70,8 +78,8 @@ class Nds32CommandLineTest {
         Nds32Objects.pg(object, Endian.LITTLE, Symbol.STB_WEAK, Nds32Objects.Relax.ENABLED);
 
         StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "record", "--strict",
-                object.toString());
+        int code = Main.run(
+                new PrintWriter(new StringWriter()), new PrintWriter(err), "record", "--strict", object.toString());
 
         assertEquals(1, code);
         assertTrue(err.toString().contains("may move when the final link relaxes code"), err.toString());

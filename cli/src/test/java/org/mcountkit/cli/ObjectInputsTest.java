@@ -71,15 +71,28 @@ class ObjectInputsTest {
     void tableOfAnObjectNamesGlobalFunctionsAndLinksToTheirCalls(Abi abi) throws IOException {
         Path prog = abi.toolchain.compile(Samples.write(dir, "prog.c", Machine.PROGRAM), dir.resolve("prog.o"), "-pg");
         Path hook = dir.resolve("hook.o");
-        Command.check(dir, abi.toolchain.tool("gcc"), "-c", Samples.write(dir, "hook.S", HOOK).toString(), "-o",
+        Command.check(
+                dir,
+                abi.toolchain.tool("gcc"),
+                "-c",
+                Samples.write(dir, "hook.S", HOOK).toString(),
+                "-o",
                 hook.toString());
 
         CliRun object = CliRun.of("table", "-o", dir.resolve("table.o").toString(), prog.toString());
-        CliRun asm = CliRun.of("table", "--format", "asm", "-o", dir.resolve("table.S").toString(), prog.toString());
+        CliRun asm = CliRun.of(
+                "table", "--format", "asm", "-o", dir.resolve("table.S").toString(), prog.toString());
         Command.check(dir, abi.toolchain.tool("as"), "table.S", "-o", "table-as.o");
         Path image = dir.resolve("image");
-        Command.check(dir, abi.toolchain.tool("gcc"), "-no-pie", prog.toString(), hook.toString(),
-                dir.resolve("table.o").toString(), "-o", image.toString());
+        Command.check(
+                dir,
+                abi.toolchain.tool("gcc"),
+                "-no-pie",
+                prog.toString(),
+                hook.toString(),
+                dir.resolve("table.o").toString(),
+                "-o",
+                image.toString());
 
         assertEquals(0, object.exitCode(), object.err());
         assertEquals(0, asm.exitCode(), asm.err());
@@ -90,15 +103,20 @@ class ObjectInputsTest {
         Objdump objdump = new Objdump(abi.toolchain);
         List<Objdump.RelocationLine> relocations = objdump.relocations(dir.resolve("table.o"), "__mcount_loc");
         assertEquals(objdump.relocations(dir.resolve("table-as.o"), "__mcount_loc"), relocations);
-        assertEquals(List.of("add", "main", "twice"), relocations.stream().map(Objdump.RelocationLine::symbol)
-                .sorted().toList());
+        assertEquals(
+                List.of("add", "main", "twice"),
+                relocations.stream()
+                        .map(Objdump.RelocationLine::symbol)
+                        .sorted()
+                        .toList());
         assertTrue(relocations.stream().allMatch(r -> r.type().equals(abi.tableType)), relocations.toString());
         List<Long> expected = new ArrayList<>();
         for (String function : List.of("main", "twice", "add")) {
             expected.addAll(callsToMcountIn(abi, image, function));
         }
         assertEquals(3, expected.size(), expected.toString());
-        assertEquals(expected.stream().sorted().toList(),
+        assertEquals(
+                expected.stream().sorted().toList(),
                 TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList());
         assertTrue(TableOracle.addresses(image, "__mcount_loc").stream().noneMatch(a -> a == 0));
     }
@@ -114,14 +132,21 @@ class ObjectInputsTest {
         CliRun nop = CliRun.of("patch", "--nop", prog.toString());
 
         assertEquals(1, call.exitCode());
-        assertEquals("mcountkit: " + prog + ": --call rewrites linked images only: in an object the linker fills in"
-                + " the call\n", call.err());
+        assertEquals(
+                "mcountkit: " + prog + ": --call rewrites linked images only: in an object the linker fills in"
+                        + " the call\n",
+                call.err());
         assertArrayEquals(before, afterRefusedCall);
         assertEquals(0, nop.exitCode(), nop.err());
         assertEquals(prog + ": 4 patched, 0 unchanged, 0 skipped\n", nop.out());
         String dump = abi.toolchain.run("objdump", "-dr", prog.toString());
         String[] lines = dump.split("\n");
-        assertEquals(4, dump.lines().filter(l -> l.matches("\\t+[0-9a-f]+: R_\\w+\\tmcount.*")).count(), dump);
+        assertEquals(
+                4,
+                dump.lines()
+                        .filter(l -> l.matches("\\t+[0-9a-f]+: R_\\w+\\tmcount.*"))
+                        .count(),
+                dump);
         int retired = 0;
         for (int i = 0; i + 1 < lines.length; i++) {
             if (lines[i + 1].matches("\\t+[0-9a-f]+: " + abi.noneType + "\\tmcount(-0x4)?")) {
@@ -150,7 +175,10 @@ class ObjectInputsTest {
 
     private static byte[] tableBytes(Path object) {
         JelfElfFile elf = new JelfElfFile(object);
-        Section table = elf.sections().stream().filter(s -> s.name().equals("__mcount_loc")).findFirst().orElseThrow();
+        Section table = elf.sections().stream()
+                .filter(s -> s.name().equals("__mcount_loc"))
+                .findFirst()
+                .orElseThrow();
         ByteBuffer bytes = elf.bytes(table);
         byte[] out = new byte[bytes.limit()];
         bytes.get(0, out);

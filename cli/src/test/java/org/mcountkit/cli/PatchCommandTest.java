@@ -42,7 +42,8 @@ class PatchCommandTest {
     @EnumSource(Machine.class)
     void nopEverySiteThenCallGivesBackTheLinkedFile(Machine m) throws IOException {
         Path image = recordedImage(m);
-        List<Long> sites = TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList();
+        List<Long> sites =
+                TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList();
         Path patched = Files.copy(image, dir.resolve("patched"));
 
         CliRun nop = CliRun.of("patch", "--nop", patched.toString());
@@ -114,8 +115,10 @@ class PatchCommandTest {
             assertTrue(errors.get(0).startsWith("mcountkit: " + image + ": .text+0x"), errors.get(0));
             assertTrue(errors.get(0).contains(String.format(" 0x%x ", site)), errors.get(0));
             assertTrue(errors.get(0).contains("found " + Images.hex(m.notASite)), errors.get(0));
-            assertEquals("mcountkit: " + image + ": 1 site holds neither the expected call nor a NOP: file left"
-                    + " unchanged", errors.get(1));
+            assertEquals(
+                    "mcountkit: " + image + ": 1 site holds neither the expected call nor a NOP: file left"
+                            + " unchanged",
+                    errors.get(1));
             assertArrayEquals(before, Files.readAllBytes(image));
         }
     }
@@ -132,15 +135,21 @@ class PatchCommandTest {
 
         assertEquals(0, record.exitCode(), record.err());
         for (String function : List.of("quiet", "optout")) {
-            Readelf.SymbolLine f = symbols.stream().filter(s -> s.name().equals(function)).findFirst().orElseThrow();
+            Readelf.SymbolLine f = symbols.stream()
+                    .filter(s -> s.name().equals(function))
+                    .findFirst()
+                    .orElseThrow();
             List<Long> calls = m.callsTo(plain, m.hook).stream()
-                    .filter(a -> a >= f.value() && a < f.value() + f.size()).toList();
+                    .filter(a -> a >= f.value() && a < f.value() + f.size())
+                    .toList();
             assertEquals(1, calls.size(), function + " calls the hook before record");
             assertEquals(m.nopText, m.textAt(image, calls.get(0)), function);
         }
         List<Long> traced = m.callsTo(image, m.hook);
         assertEquals(2, traced.size(), "loud and main still call the hook");
-        assertEquals(traced, TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList());
+        assertEquals(
+                traced,
+                TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList());
         assertEquals(0, CliRun.of("verify", image.toString()).exitCode());
         if (m.runsHere) {
             assertEquals(0, Command.run(dir, List.of(image.toString())).exitCode());
@@ -153,9 +162,16 @@ class PatchCommandTest {
         Machine m = Machine.X86_64;
         Path object = m.compile(dir, "pie", Machine.PROGRAM, "-fPIE", "-mrecord-mcount");
         Path image = dir.resolve("pie");
-        Command.check(dir, m.toolchain.tool("gcc"), "-pie", object.toString(), m.hookObject(dir).toString(), "-o",
+        Command.check(
+                dir,
+                m.toolchain.tool("gcc"),
+                "-pie",
+                object.toString(),
+                m.hookObject(dir).toString(),
+                "-o",
                 image.toString());
-        List<Long> sites = TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList();
+        List<Long> sites =
+                TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList();
         Path patched = Files.copy(image, dir.resolve("patched"));
 
         CliRun verify = CliRun.of("verify", image.toString());
@@ -179,13 +195,19 @@ class PatchCommandTest {
      * the very bytes the compiler wrote).
      */
     @ParameterizedTest
-    @EnumSource(value = Machine.class, names = {"X86_64", "AARCH64"})
+    @EnumSource(
+            value = Machine.class,
+            names = {"X86_64", "AARCH64"})
     void patchableEntriesTakeTheCallFormOfTheirPadAndGiveItBack(Machine m) throws IOException {
         boolean x86 = m == Machine.X86_64;
-        Path object = m.toolchain.compile(Samples.write(dir, "pfe.c", Machine.PROGRAM), dir.resolve("pfe.o"),
+        Path object = m.toolchain.compile(
+                Samples.write(dir, "pfe.c", Machine.PROGRAM),
+                dir.resolve("pfe.o"),
                 "-fpatchable-function-entry=" + (x86 ? "5" : "2"));
         Path image = m.link(dir, "pfe", object, m.hookObject(dir));
-        List<Long> entries = TableOracle.addresses(image, "__patchable_function_entries").stream().sorted().toList();
+        List<Long> entries = TableOracle.addresses(image, "__patchable_function_entries").stream()
+                .sorted()
+                .toList();
         Path patched = Files.copy(image, dir.resolve("patched"));
 
         CliRun call = CliRun.of("patch", "--call", patched.toString());

@@ -97,8 +97,15 @@ class PlainRecordLineTest {
         Path object = dir.resolve("a.o");
         Files.copy(Samples.samples().resolve("obj/x86_64-fentry.o"), object);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(), "-Xlog:class+load=info",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "record", "-q", "a.o"));
+        List<String> command = new ArrayList<>(List.of(
+                java.toString(),
+                "-Xlog:class+load=info",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "record",
+                "-q",
+                "a.o"));
         Command.Result run = Command.check(dir, command);
 
         try (Stream<String> loaded = run.stdout().lines()) {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.CallSite;
-import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.testkit.Objdump;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
@@ -50,10 +50,18 @@ class PluginJarTest {
         assertTrue(without.err().contains("unsupported machine"), without.err());
         assertEquals(0, list.exitCode(), list.err());
         assertEquals(3, calls.size(), calls.toString());
-        List<String> expected = calls.stream().map(c -> object + ": .text+0x" + Long.toHexString(c) + " 6").toList();
-        assertEquals(expected, list.out().lines().map(l -> l.substring(0, l.indexOf(" 6 ") + 2)).toList());
+        List<String> expected = calls.stream()
+                .map(c -> object + ": .text+0x" + Long.toHexString(c) + " 6")
+                .toList();
+        assertEquals(
+                expected,
+                list.out()
+                        .lines()
+                        .map(l -> l.substring(0, l.indexOf(" 6 ") + 2))
+                        .toList());
         // gcc takes the hook's address with larl and the same R_390_PLT32DBL: only the bytes tell.
-        assertTrue(list.err().contains("reference to _mcount not recorded: not a call: no brasl before the relocation"),
+        assertTrue(
+                list.err().contains("reference to _mcount not recorded: not a call: no brasl before the relocation"),
                 list.err());
         assertEquals(0, record.exitCode(), record.err());
         List<Objdump.RelocationLine> table = new Objdump(Toolchain.S390X).relocations(object, "__mcount_loc");
@@ -71,8 +79,12 @@ class PluginJarTest {
 
         assertTrue(mcountkit.backends().stream().map(ArchBackend::name).toList().contains("s390-example"));
         assertEquals("s390x", report.machine());
-        assertEquals(List.of("f", "g", "p"), report.sites().stream().map(CallSite::function)
-                .map(f -> f.substring(0, f.indexOf('+'))).toList());
+        assertEquals(
+                List.of("f", "g", "p"),
+                report.sites().stream()
+                        .map(CallSite::function)
+                        .map(f -> f.substring(0, f.indexOf('+')))
+                        .toList());
     }
 
     @Test
@@ -85,7 +97,8 @@ class PluginJarTest {
         CliRun list = CliRun.of("list", "--plugin-path", plugins.toString(), object.toString());
 
         assertEquals(1, list.exitCode());
-        assertTrue(list.err().startsWith("mcountkit: " + object + ": machine 22 is claimed by more than one backend"),
+        assertTrue(
+                list.err().startsWith("mcountkit: " + object + ": machine 22 is claimed by more than one backend"),
                 list.err());
         assertTrue(list.err().contains("org.example.s390.S390Backend"), list.err());
         assertTrue(list.err().contains("org.example.s390.OtherS390Backend"), list.err());
@@ -96,7 +109,8 @@ class PluginJarTest {
         CliRun list = CliRun.of("list", "--plugin-path", dir.resolve("missing").toString(), "x.o");
 
         assertEquals(2, list.exitCode());
-        assertTrue(list.err().contains("--plugin-path " + dir.resolve("missing") + ": plugin path is not a directory"),
+        assertTrue(
+                list.err().contains("--plugin-path " + dir.resolve("missing") + ": plugin path is not a directory"),
                 list.err());
     }
 
@@ -115,10 +129,12 @@ class PluginJarTest {
     /** Offsets of the {@code brasl} instructions objdump shows with a relocation against _mcount. */
     private static List<Long> braslToMcount(Path object) {
         List<Long> offsets = new ArrayList<>();
-        String[] lines = Toolchain.S390X.run("objdump", "-dr", object.toString()).split("\n");
+        String[] lines =
+                Toolchain.S390X.run("objdump", "-dr", object.toString()).split("\n");
         for (int i = 0; i + 1 < lines.length; i++) {
             if (lines[i].contains("\tbrasl\t") && lines[i + 1].contains("_mcount")) {
-                offsets.add(Long.parseLong(lines[i].trim().substring(0, lines[i].trim().indexOf(':')), 16));
+                offsets.add(Long.parseLong(
+                        lines[i].trim().substring(0, lines[i].trim().indexOf(':')), 16));
             }
         }
         return offsets;
@@ -136,7 +152,8 @@ class PluginJarTest {
         Javac.compile(apiClasses().toString(), classes, src);
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
                 Stream<Path> files = Files.walk(classes)) {
-            List<Path> classFiles = new ArrayList<>(files.filter(Files::isRegularFile).sorted().toList());
+            List<Path> classFiles =
+                    new ArrayList<>(files.filter(Files::isRegularFile).sorted().toList());
             for (Path f : classFiles) {
                 out.putNextEntry(new JarEntry(classes.relativize(f).toString()));
                 out.write(Files.readAllBytes(f));
@@ -150,7 +167,11 @@ class PluginJarTest {
 
     private static Path apiClasses() {
         try {
-            return Path.of(ArchBackend.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(ArchBackend.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

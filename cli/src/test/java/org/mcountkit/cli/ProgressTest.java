@@ -16,8 +16,8 @@ import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.Failure;
-import org.mcountkit.core.Outcome;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Outcome;
 
 /** The terminal status line: quiet for the first second, then redrawn in place, cleared at the end. */
 class ProgressTest {
@@ -67,7 +67,13 @@ class ProgressTest {
 
     private static FileReport reportWithSites(int count) {
         CallSite site = new CallSite(1, ".text", 0, 5, "__fentry__", SiteSource.RELOCATION, "f", 0);
-        return new FileReport(Path.of("a.o"), "x86_64", new ElfTarget(62, ElfClass.ELF64, Endian.LITTLE, 0),
-                Collections.nCopies(count, site), List.of(), List.of(), true);
+        return new FileReport(
+                Path.of("a.o"),
+                "x86_64",
+                new ElfTarget(62, ElfClass.ELF64, Endian.LITTLE, 0),
+                Collections.nCopies(count, site),
+                List.of(),
+                List.of(),
+                true);
     }
 }

@@ -27,8 +27,7 @@ class ReadmeExamplesTest {
     Path tmp;
 
     /** One {@code $} line and the output the README shows under it. */
-    record Example(String command, List<String> expected) {
-    }
+    record Example(String command, List<String> expected) {}
 
     @Test
     void everyConsoleBlockRunsAsWritten() throws IOException {
@@ -36,7 +35,9 @@ class ReadmeExamplesTest {
 
         assertFalse(examples.isEmpty());
         for (Example example : examples) {
-            assertEquals(String.join("\n", example.expected()), String.join("\n", run(example.command())),
+            assertEquals(
+                    String.join("\n", example.expected()),
+                    String.join("\n", run(example.command())),
                     example.command());
         }
     }
@@ -75,7 +76,9 @@ class ReadmeExamplesTest {
         if (arg.startsWith("samples/")) {
             return ROOT.resolve(arg).toString();
         }
-        return arg.startsWith("/tmp/") ? tmp.resolve(arg.substring("/tmp/".length())).toString() : arg;
+        return arg.startsWith("/tmp/")
+                ? tmp.resolve(arg.substring("/tmp/".length())).toString()
+                : arg;
     }
 
     private String toReadme(String line) {

@@ -59,18 +59,22 @@ class RiscvCommandLineTest {
         List<String> listed = new ArrayList<>();
         for (JsonNode site : file.get("sites")) {
             listed.add(site.get("section").asText() + "+" + site.get("offset").asLong() + " "
-                    + site.get("length").asInt() + " " + site.get("hook").asText() + " " + site.get("source").asText());
+                    + site.get("length").asInt() + " " + site.get("hook").asText() + " "
+                    + site.get("source").asText());
         }
         assertEquals(6, expected.size(), expected.toString());
-        assertEquals(expected.stream().sorted().toList(), listed.stream().sorted().toList());
+        assertEquals(
+                expected.stream().sorted().toList(), listed.stream().sorted().toList());
         List<String> warnings = new ArrayList<>();
         for (JsonNode d : file.get("diagnostics")) {
             if (d.get("severity").asText().equals("warning") && d.get("section").isNull()) {
                 warnings.add(d.get("message").asText());
             }
         }
-        assertEquals(List.of("6 call sites in .text, .init.text may move when the final link relaxes code"
-                + " (per-object offsets go stale): link with --no-relax, or record after the final link"), warnings);
+        assertEquals(
+                List.of("6 call sites in .text, .init.text may move when the final link relaxes code"
+                        + " (per-object offsets go stale): link with --no-relax, or record after the final link"),
+                warnings);
     }
 
     @Test

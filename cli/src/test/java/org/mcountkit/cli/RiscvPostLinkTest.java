@@ -35,7 +35,8 @@ class RiscvPostLinkTest {
         Path stale = M.link(dir, "stale", recorded, hook);
         List<Long> staleTable = TableOracle.addresses(stale, "__mcount_loc");
         List<Long> relaxedCalls = M.callsTo(stale, M.hook);
-        List<Long> notCalls = staleTable.stream().filter(a -> !relaxedCalls.contains(a)).toList();
+        List<Long> notCalls =
+                staleTable.stream().filter(a -> !relaxedCalls.contains(a)).toList();
 
         CliRun staleRun = CliRun.of("verify", stale.toString());
 
@@ -71,8 +72,8 @@ class RiscvPostLinkTest {
         Path image = M.link(dir, "image", M.compile(dir, "prog", Machine.PROGRAM), M.hookObject(dir));
         CliRun table = CliRun.of("table", "-o", dir.resolve("table.o").toString(), image.toString());
         assertEquals(0, table.exitCode(), table.err());
-        Path withTable = M.link(dir, "with-table", dir.resolve("prog.o"), dir.resolve("hook.o"),
-                dir.resolve("table.o"));
+        Path withTable =
+                M.link(dir, "with-table", dir.resolve("prog.o"), dir.resolve("hook.o"), dir.resolve("table.o"));
         List<Long> sites = M.callsTo(withTable, M.hook);
         List<Machine.Instruction> before = M.disassemble(withTable);
         byte[] original = Files.readAllBytes(withTable);
@@ -86,7 +87,9 @@ class RiscvPostLinkTest {
         assertEquals(before.size(), after.size());
         for (int i = 0; i < before.size(); i++) {
             boolean site = sites.contains(before.get(i).address());
-            assertEquals(site ? "nop" : before.get(i).text(), after.get(i).text(),
+            assertEquals(
+                    site ? "nop" : before.get(i).text(),
+                    after.get(i).text(),
                     String.format("0x%x", before.get(i).address()));
         }
         assertEquals(0, CliRun.of("verify", withTable.toString()).exitCode());

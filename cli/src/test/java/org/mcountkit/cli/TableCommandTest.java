@@ -43,9 +43,21 @@ class TableCommandTest {
         Path first = m.link(dir, "first", prog, hook);
         List<Long> calls = m.callsTo(first, m.hook);
 
-        CliRun object = CliRun.of("table", "--format", "object", "--sort", "-o", dir.resolve("table.o").toString(),
+        CliRun object = CliRun.of(
+                "table",
+                "--format",
+                "object",
+                "--sort",
+                "-o",
+                dir.resolve("table.o").toString(),
                 first.toString());
-        CliRun asm = CliRun.of("table", "--format", "asm", "--sort", "-o", dir.resolve("table.S").toString(),
+        CliRun asm = CliRun.of(
+                "table",
+                "--format",
+                "asm",
+                "--sort",
+                "-o",
+                dir.resolve("table.S").toString(),
                 first.toString());
         Command.check(dir, m.toolchain.tool("as"), "table.S", "-o", "table-as.o");
         Path again = m.link(dir, "again", prog, hook, dir.resolve("table.o"));
@@ -60,8 +72,12 @@ class TableCommandTest {
         // main, twice and add are GLOBAL: named with their offset; the static helper is an address.
         assertEquals(3, relocations.size(), relocations.toString());
         assertTrue(relocations.stream().allMatch(r -> r.type().equals(m.tableRelocation)), relocations.toString());
-        assertEquals(List.of("add", "main", "twice"), relocations.stream().map(Objdump.RelocationLine::symbol).sorted()
-                .toList());
+        assertEquals(
+                List.of("add", "main", "twice"),
+                relocations.stream()
+                        .map(Objdump.RelocationLine::symbol)
+                        .sorted()
+                        .toList());
         assertEquals(calls, TableOracle.addresses(again, "__mcount_loc"));
         assertEquals(calls, m.callsTo(again, m.hook));
         CliRun verify = CliRun.of("verify", again.toString());
@@ -111,10 +127,24 @@ class TableCommandTest {
         Path foreign = Machine.AARCH64.compile(dir, "foreign", Machine.PROGRAM);
         Path missing = dir.resolve("missing.o");
 
-        CliRun mismatch = CliRun.of("table", "-j", "3", "-o", dir.resolve("t.o").toString(), prog.toString(),
-                foreign.toString(), missing.toString());
-        CliRun unreadable = CliRun.of("table", "-j", "3", "-o", dir.resolve("t.o").toString(), prog.toString(),
-                missing.toString(), foreign.toString());
+        CliRun mismatch = CliRun.of(
+                "table",
+                "-j",
+                "3",
+                "-o",
+                dir.resolve("t.o").toString(),
+                prog.toString(),
+                foreign.toString(),
+                missing.toString());
+        CliRun unreadable = CliRun.of(
+                "table",
+                "-j",
+                "3",
+                "-o",
+                dir.resolve("t.o").toString(),
+                prog.toString(),
+                missing.toString(),
+                foreign.toString());
 
         assertEquals(1, mismatch.exitCode());
         assertTrue(mismatch.err().startsWith("mcountkit: " + foreign + ": machine "), mismatch.err());
@@ -133,8 +163,15 @@ class TableCommandTest {
         Machine m = Machine.X86_64;
         Path object = m.compile(dir, "lto", Machine.PROGRAM, "-flto");
         Path hook = m.hookObject(dir);
-        List<String> link = List.of(m.toolchain.tool("gcc"), "-O2", "-flto", "-no-pie", "-pg", "-mfentry",
-                object.toString(), hook.toString());
+        List<String> link = List.of(
+                m.toolchain.tool("gcc"),
+                "-O2",
+                "-flto",
+                "-no-pie",
+                "-pg",
+                "-mfentry",
+                object.toString(),
+                hook.toString());
         Command.check(dir, concat(link, "-o", "first"));
         Path first = dir.resolve("first");
 
@@ -149,7 +186,9 @@ class TableCommandTest {
         assertEquals(4, calls.size(), calls.toString());
         assertEquals(m.callsTo(first, m.hook), calls);
         assertEquals(calls, TableOracle.addresses(again, "__mcount_loc"));
-        assertEquals(again + ": 4 entries checked, 0 zero, 0 bad\n", CliRun.of("verify", again.toString()).out());
+        assertEquals(
+                again + ": 4 entries checked, 0 zero, 0 bad\n",
+                CliRun.of("verify", again.toString()).out());
         assertEquals("sum 41\n", Command.check(dir, again.toString()).stdout());
     }
 
@@ -165,26 +204,34 @@ class TableCommandTest {
         Path object = Samples.samples().resolve("obj/aarch64_be-pg.o");
 
         CliRun table = CliRun.of("table", "-o", dir.resolve("table.o").toString(), object.toString());
-        CliRun asm = CliRun.of("table", "--format", "asm", "-o", dir.resolve("table.S").toString(), object.toString());
+        CliRun asm = CliRun.of(
+                "table", "--format", "asm", "-o", dir.resolve("table.S").toString(), object.toString());
         Command.check(dir, Machine.AARCH64.toolchain.tool("as"), "-EB", "table.S", "-o", "table-as.o");
 
         assertEquals(0, table.exitCode(), table.err());
         assertEquals(0, asm.exitCode(), asm.err());
-        assertTrue(Machine.AARCH64.toolchain.run("readelf", "-h", dir.resolve("table.o").toString())
+        assertTrue(Machine.AARCH64
+                .toolchain
+                .run("readelf", "-h", dir.resolve("table.o").toString())
                 .contains("big endian"));
         assertArrayEquals(tableBytes(dir.resolve("table-as.o")), tableBytes(dir.resolve("table.o")));
         Objdump objdump = new Objdump(Machine.AARCH64.toolchain);
         List<Objdump.RelocationLine> relocations = objdump.relocations(dir.resolve("table.o"), "__mcount_loc");
         assertEquals(objdump.relocations(dir.resolve("table-as.o"), "__mcount_loc"), relocations);
-        assertEquals(List.of("g_func", "w_func", "hook_address", "g2", "init_func"),
+        assertEquals(
+                List.of("g_func", "w_func", "hook_address", "g2", "init_func"),
                 relocations.stream().map(Objdump.RelocationLine::symbol).toList());
-        assertTrue(relocations.stream().allMatch(r -> r.type().equals("R_AARCH64_ABS64") && r.addend() > 0),
+        assertTrue(
+                relocations.stream().allMatch(r -> r.type().equals("R_AARCH64_ABS64") && r.addend() > 0),
                 relocations.toString());
     }
 
     private static byte[] tableBytes(Path object) {
         JelfElfFile elf = new JelfElfFile(object);
-        Section table = elf.sections().stream().filter(s -> s.name().equals("__mcount_loc")).findFirst().orElseThrow();
+        Section table = elf.sections().stream()
+                .filter(s -> s.name().equals("__mcount_loc"))
+                .findFirst()
+                .orElseThrow();
         ByteBuffer bytes = elf.bytes(table);
         byte[] out = new byte[bytes.limit()];
         bytes.get(0, out);

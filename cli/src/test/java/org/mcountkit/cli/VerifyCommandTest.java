@@ -65,11 +65,12 @@ class VerifyCommandTest {
         assertEquals(1, run.exitCode());
         List<String> lines = run.out().lines().toList();
         assertEquals(3, lines.size(), run.out());
-        assertTrue(lines.get(0).startsWith(String.format("%s: __mcount_loc+0x8 0x%x ", bad, table.get(1) + 1)),
+        assertTrue(
+                lines.get(0).startsWith(String.format("%s: __mcount_loc+0x8 0x%x ", bad, table.get(1) + 1)),
                 lines.get(0));
         assertTrue(lines.get(0).contains("neither a call to the hook nor a NOP"), lines.get(0));
-        assertTrue(lines.get(1).startsWith(String.format("%s: __mcount_loc+0x10 0x%x ", bad, table.get(2))),
-                lines.get(1));
+        assertTrue(
+                lines.get(1).startsWith(String.format("%s: __mcount_loc+0x10 0x%x ", bad, table.get(2))), lines.get(1));
         assertTrue(lines.get(1).contains("found " + Images.hex(m.notASite)), lines.get(1));
         assertEquals(bad + ": 4 entries checked, 0 zero, 2 bad", lines.get(2));
         assertEquals(1, json.exitCode());
@@ -89,10 +90,13 @@ class VerifyCommandTest {
         Path image = m.linkRecorded(dir, "image", weak, strong, m.hookObject(dir));
         List<Long> table = TableOracle.addresses(image, "__mcount_loc");
         // readelf's FUNC symbols: the one entry no function covers is the dead weak pick's.
-        List<Readelf.SymbolLine> functions = new Readelf(m.toolchain).symbols(image).stream()
-                .filter(s -> s.type().equals("FUNC") && s.size() > 0).toList();
-        List<Long> uncovered = table.stream().filter(a -> functions.stream()
-                .noneMatch(f -> a >= f.value() && a < f.value() + f.size())).toList();
+        List<Readelf.SymbolLine> functions = new Readelf(m.toolchain)
+                .symbols(image).stream()
+                        .filter(s -> s.type().equals("FUNC") && s.size() > 0)
+                        .toList();
+        List<Long> uncovered = table.stream()
+                .filter(a -> functions.stream().noneMatch(f -> a >= f.value() && a < f.value() + f.size()))
+                .toList();
 
         CliRun run = CliRun.of("verify", image.toString());
 
@@ -101,8 +105,12 @@ class VerifyCommandTest {
         assertEquals(1, run.exitCode());
         List<String> lines = run.out().lines().toList();
         assertEquals(2, lines.size(), run.out());
-        assertTrue(lines.get(0).startsWith(String.format("%s: __mcount_loc+0x%x 0x%x ?: in no function symbol", image,
-                8 * table.indexOf(uncovered.get(0)), uncovered.get(0))), lines.get(0));
+        assertTrue(
+                lines.get(0)
+                        .startsWith(String.format(
+                                "%s: __mcount_loc+0x%x 0x%x ?: in no function symbol",
+                                image, 8 * table.indexOf(uncovered.get(0)), uncovered.get(0))),
+                lines.get(0));
         assertEquals(image + ": 3 entries checked, 0 zero, 1 bad", lines.get(1));
     }
 
@@ -120,16 +128,25 @@ class VerifyCommandTest {
         long first = TableOracle.addresses(image, "__mcount_loc").get(0);
         Images.overwrite(image, first, m.notASite);
         Path kernel = dir.resolve("vmlinux");
-        Command.check(dir, m.toolchain.tool("objcopy"), "--rename-section", "__mcount_loc=.init.data",
-                "--add-symbol", "__start_mcount_loc=.init.data:0,global", "--add-symbol",
-                "__stop_mcount_loc=.init.data:32,global", image.toString(), kernel.toString());
+        Command.check(
+                dir,
+                m.toolchain.tool("objcopy"),
+                "--rename-section",
+                "__mcount_loc=.init.data",
+                "--add-symbol",
+                "__start_mcount_loc=.init.data:0,global",
+                "--add-symbol",
+                "__stop_mcount_loc=.init.data:32,global",
+                image.toString(),
+                kernel.toString());
 
         CliRun run = CliRun.of("verify", kernel.toString());
 
         assertEquals(1, run.exitCode());
         List<String> lines = run.out().lines().toList();
         assertEquals(2, lines.size(), run.out());
-        assertTrue(lines.get(0).startsWith(String.format("%s: __start_mcount_loc+0x0 0x%x ", kernel, first)),
+        assertTrue(
+                lines.get(0).startsWith(String.format("%s: __start_mcount_loc+0x0 0x%x ", kernel, first)),
                 lines.get(0));
         assertEquals(kernel + ": 4 entries checked, 0 zero, 1 bad", lines.get(1));
     }
@@ -142,7 +159,9 @@ class VerifyCommandTest {
     @EnumSource(Machine.class)
     void patchableEntriesAreNopPadsAndAMovedOneIsReported(Machine m) throws IOException {
         String nops = m == Machine.X86_64 ? "5" : m == Machine.AARCH64 ? "2" : "4";
-        Path object = m.toolchain.compile(Samples.write(dir, "pfe.c", Machine.PROGRAM), dir.resolve("pfe.o"),
+        Path object = m.toolchain.compile(
+                Samples.write(dir, "pfe.c", Machine.PROGRAM),
+                dir.resolve("pfe.o"),
                 "-fpatchable-function-entry=" + nops);
         Path image = m.link(dir, "pfe", object);
         List<Long> entries = TableOracle.addresses(image, "__patchable_function_entries");
@@ -153,11 +172,18 @@ class VerifyCommandTest {
         assertTrue(entries.size() >= 4, entries.toString());
         assertEquals(image + ": " + entries.size() + " entries checked, 0 zero, 0 bad\n", clean.out());
 
-        Readelf.SymbolLine twice = new Readelf(m.toolchain).symbols(image).stream()
-                .filter(s -> s.name().equals("twice")).findFirst().orElseThrow();
-        long ret = m.disassemble(image).stream().filter(i -> i.address() >= twice.value()
-                && i.address() < twice.value() + twice.size() && i.text().startsWith("ret"))
-                .map(Machine.Instruction::address).findFirst().orElseThrow();
+        Readelf.SymbolLine twice = new Readelf(m.toolchain)
+                .symbols(image).stream()
+                        .filter(s -> s.name().equals("twice"))
+                        .findFirst()
+                        .orElseThrow();
+        long ret = m.disassemble(image).stream()
+                .filter(i -> i.address() >= twice.value()
+                        && i.address() < twice.value() + twice.size()
+                        && i.text().startsWith("ret"))
+                .map(Machine.Instruction::address)
+                .findFirst()
+                .orElseThrow();
         Images.putWord(image, "__patchable_function_entries", 0, ret);
 
         CliRun moved = CliRun.of("verify", image.toString());
@@ -165,8 +191,13 @@ class VerifyCommandTest {
         assertEquals(1, moved.exitCode());
         List<String> lines = moved.out().lines().toList();
         assertEquals(2, lines.size(), moved.out());
-        assertTrue(lines.get(0).startsWith(String.format("%s: __patchable_function_entries+0x0 0x%x twice+0x%x: "
-                + "neither a call to the hook nor a NOP", image, ret, ret - twice.value())), lines.get(0));
+        assertTrue(
+                lines.get(0)
+                        .startsWith(String.format(
+                                "%s: __patchable_function_entries+0x0 0x%x twice+0x%x: "
+                                        + "neither a call to the hook nor a NOP",
+                                image, ret, ret - twice.value())),
+                lines.get(0));
     }
 
     @ParameterizedTest
@@ -177,7 +208,9 @@ class VerifyCommandTest {
         CliRun run = CliRun.of("verify", prog.toString());
 
         assertEquals(1, run.exitCode());
-        assertEquals("mcountkit: " + prog + ": not a linked image (e_type 1): verify checks executables and shared"
-                + " objects; list reads objects\n", run.err());
+        assertEquals(
+                "mcountkit: " + prog + ": not a linked image (e_type 1): verify checks executables and shared"
+                        + " objects; list reads objects\n",
+                run.err());
     }
 }

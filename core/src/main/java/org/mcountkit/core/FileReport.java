@@ -23,8 +23,14 @@ public record FileReport(
         boolean linked) {
 
     /** The report on a relocatable object. */
-    public FileReport(Path file, String machine, ElfTarget target, List<CallSite> sites, List<CallSite> untracedSites,
-            List<Diagnostic> diagnostics, boolean changed) {
+    public FileReport(
+            Path file,
+            String machine,
+            ElfTarget target,
+            List<CallSite> sites,
+            List<CallSite> untracedSites,
+            List<Diagnostic> diagnostics,
+            boolean changed) {
         this(file, machine, target, sites, untracedSites, diagnostics, changed, false);
     }
 

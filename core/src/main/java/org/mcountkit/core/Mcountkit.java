@@ -1,10 +1,13 @@
 package org.mcountkit.core;
 
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,9 +15,6 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.mcountkit.api.ArchBackend;
-import java.io.StringWriter;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.output.JsonReportWriter;
@@ -103,9 +103,12 @@ public final class Mcountkit {
                 throw new InputException(Failure.BAD_PLUGIN_PATH, dir + ": plugin path is not a directory");
             }
             try (Stream<Path> files = Files.list(dir)) {
-                files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted().forEach(f -> jars.add(url(f)));
+                files.filter(f -> f.getFileName().toString().endsWith(".jar"))
+                        .sorted()
+                        .forEach(f -> jars.add(url(f)));
             } catch (IOException e) {
-                throw new InputException(Failure.BAD_PLUGIN_PATH, dir + ": cannot read plugin directory: " + e.getMessage());
+                throw new InputException(
+                        Failure.BAD_PLUGIN_PATH, dir + ": cannot read plugin directory: " + e.getMessage());
             }
         }
         return withBackendsFrom(new URLClassLoader(jars.toArray(new URL[0]), Mcountkit.class.getClassLoader()));

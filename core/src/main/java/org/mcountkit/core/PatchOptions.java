@@ -5,5 +5,4 @@ package org.mcountkit.core;
  * file's tables name; {@code target}: the symbol {@code CALL} calls instead of the hook (null for
  * the hook); with {@code NOP}, calls to it are accepted as old bytes too.
  */
-public record PatchOptions(PatchMode mode, boolean tableOnly, String target) {
-}
+public record PatchOptions(PatchMode mode, boolean tableOnly, String target) {}

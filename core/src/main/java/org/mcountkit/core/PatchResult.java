@@ -9,11 +9,16 @@ import org.mcountkit.api.Diagnostic;
  * sites skipped (with a note why), the sites whose bytes were neither the call nor a NOP (any
  * refusal leaves the file unchanged), and whether the file was written.
  */
-public record PatchResult(Path file, String machine, int patched, int unchanged, int skipped, List<Refusal> refused,
-        List<Diagnostic> diagnostics, boolean written) {
+public record PatchResult(
+        Path file,
+        String machine,
+        int patched,
+        int unchanged,
+        int skipped,
+        List<Refusal> refused,
+        List<Diagnostic> diagnostics,
+        boolean written) {
 
     /** A site whose old bytes were not the expected call or NOP. */
-    public record Refusal(String section, long offset, long address, String function, String found,
-            String expected) {
-    }
+    public record Refusal(String section, long offset, long address, String function, String found, String expected) {}
 }

@@ -10,6 +10,11 @@ import org.mcountkit.api.RelocationInfo;
  * {@code r_info}), and per input the sites
  * that went into the table with what was said about them.
  */
-public record Table(ElfTarget target, String machine, boolean rela, int relocationType,
-        RelocationInfo relocationInfo, List<TableEntry> entries, List<FileReport> inputs) {
-}
+public record Table(
+        ElfTarget target,
+        String machine,
+        boolean rela,
+        int relocationType,
+        RelocationInfo relocationInfo,
+        List<TableEntry> entries,
+        List<FileReport> inputs) {}

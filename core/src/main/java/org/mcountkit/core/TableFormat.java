@@ -1,6 +1,5 @@
 package org.mcountkit.core;
 
-
 /** How a {@link Table} is written: a relocatable object, GNU assembler source, or JSON. */
 public enum TableFormat {
     /** An ELF relocatable with {@code __mcount_loc} and its relocations, ready to link in. */

@@ -61,8 +61,11 @@ public final class Arm64Backend implements ArchBackend {
     private static final Abi BIG = abi("aarch64_be");
 
     private static Abi abi(String name) {
-        return Abi.builder(name, ElfClass.ELF64).hooks(HOOK)
-                .relocations(Relocations.TABLE, Relocations.R_AARCH64_ABS64).none(Relocations.R_AARCH64_NONE).build();
+        return Abi.builder(name, ElfClass.ELF64)
+                .hooks(HOOK)
+                .relocations(Relocations.TABLE, Relocations.R_AARCH64_ABS64)
+                .none(Relocations.R_AARCH64_NONE)
+                .build();
     }
 
     @Override
@@ -99,8 +102,8 @@ public final class Arm64Backend implements ArchBackend {
         }
         int word = Arm64Instructions.word(ref.code(), (int) at);
         if (!Arm64Instructions.isBl(word)) {
-            return Recognition.rejected(String.format("not a call: %s on the word %08x, which is not a bl", name,
-                    word));
+            return Recognition.rejected(
+                    String.format("not a call: %s on the word %08x, which is not a bl", name, word));
         }
         return Recognition.site(at, Arm64Instructions.LENGTH);
     }
@@ -124,15 +127,15 @@ public final class Arm64Backend implements ArchBackend {
             return new Instruction.Nop(Arm64Instructions.LENGTH);
         }
         if (Arm64Instructions.isBl(word)) {
-            return new Instruction.Call(Arm64Instructions.LENGTH,
-                    Arm64Instructions.branchTarget(word, code.addressOf(offset)));
+            return new Instruction.Call(
+                    Arm64Instructions.LENGTH, Arm64Instructions.branchTarget(word, code.addressOf(offset)));
         }
         int next = offset + Arm64Instructions.LENGTH;
         if (word == Arm64Instructions.MOV_X9_X30 && code.has(next, Arm64Instructions.LENGTH)) {
             int bl = Arm64Instructions.word(code.bytes(), next);
             if (Arm64Instructions.isBl(bl)) {
-                return new Instruction.Call(Arm64Encodings.WITH_REGS_LENGTH,
-                        Arm64Instructions.branchTarget(bl, code.addressOf(next)));
+                return new Instruction.Call(
+                        Arm64Encodings.WITH_REGS_LENGTH, Arm64Instructions.branchTarget(bl, code.addressOf(next)));
             }
         }
         return new Instruction.Other(Arm64Instructions.LENGTH);

@@ -18,18 +18,20 @@ final class Arm64Instructions {
 
     /** {@code bl imm26}: bits 31..26 are 100101; the target is the word's address + imm26 * 4. */
     private static final int BL = 0x94000000;
+
     private static final int OPCODE_MASK = 0xfc000000;
     private static final int IMM26_MASK = 0x03ffffff;
 
     /** Reach of imm26 in bytes: [-128 MiB, +128 MiB - 4]. */
     private static final long BRANCH_RANGE = 1L << 27;
 
-    private Arm64Instructions() {
-    }
+    private Arm64Instructions() {}
 
     /** The instruction word at {@code offset} of {@code code}, read little-endian whatever the buffer's order. */
     static int word(ByteBuffer code, int offset) {
-        return (code.get(offset) & 0xff) | (code.get(offset + 1) & 0xff) << 8 | (code.get(offset + 2) & 0xff) << 16
+        return (code.get(offset) & 0xff)
+                | (code.get(offset + 1) & 0xff) << 8
+                | (code.get(offset + 2) & 0xff) << 16
                 | (code.get(offset + 3) & 0xff) << 24;
     }
 
@@ -56,13 +58,13 @@ final class Arm64Instructions {
     static int bl(long address, long target) {
         long distance = target - address;
         if (distance % LENGTH != 0) {
-            throw new EncodingException(String.format("bl from 0x%x to 0x%x: distance %d is not a multiple of 4",
-                    address, target, distance));
+            throw new EncodingException(String.format(
+                    "bl from 0x%x to 0x%x: distance %d is not a multiple of 4", address, target, distance));
         }
         if (distance < -BRANCH_RANGE || distance >= BRANCH_RANGE) {
             throw new EncodingException(String.format(
-                    "bl from 0x%x to 0x%x: distance %d is outside the +/-128 MiB reach of imm26", address, target,
-                    distance));
+                    "bl from 0x%x to 0x%x: distance %d is outside the +/-128 MiB reach of imm26",
+                    address, target, distance));
         }
         return BL | (int) ((distance / LENGTH) & IMM26_MASK);
     }

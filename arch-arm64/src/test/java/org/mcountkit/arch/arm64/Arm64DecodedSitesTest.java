@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
@@ -37,10 +37,14 @@ class Arm64DecodedSitesTest {
         FileReport report = lister.list(image);
 
         assertEquals(5, calls.size(), calls.toString());
-        assertEquals(calls.stream().map(ObjdumpCode.Instruction::offset).toList(),
+        assertEquals(
+                calls.stream().map(ObjdumpCode.Instruction::offset).toList(),
                 report.sites().stream().map(CallSite::address).toList());
-        assertEquals(calls.stream().map(i -> i.label() + "+0x" + Long.toHexString(i.offset() - i.labelStart()))
-                .toList(), report.sites().stream().map(CallSite::function).toList());
+        assertEquals(
+                calls.stream()
+                        .map(i -> i.label() + "+0x" + Long.toHexString(i.offset() - i.labelStart()))
+                        .toList(),
+                report.sites().stream().map(CallSite::function).toList());
         report.sites().forEach(s -> assertEquals(SiteSource.DECODED, s.source(), s.toString()));
         report.sites().forEach(s -> assertEquals(4, s.length(), s.toString()));
     }
@@ -53,7 +57,11 @@ class Arm64DecodedSitesTest {
 
         assertFalse(report.sites().isEmpty());
         report.sites().forEach(s -> assertEquals(SiteSource.RELOCATION, s.source(), s.toString()));
-        assertEquals(callsToMcount(image).stream().map(ObjdumpCode.Instruction::offset).toList(), report.sites().stream().map(CallSite::address).toList());
+        assertEquals(
+                callsToMcount(image).stream()
+                        .map(ObjdumpCode.Instruction::offset)
+                        .toList(),
+                report.sites().stream().map(CallSite::address).toList());
     }
 
     private Path link(boolean keepRelocations) {
@@ -72,23 +80,37 @@ class Arm64DecodedSitesTest {
                 ret
                 .size _mcount, . - _mcount
                 """);
-        Path object = Toolchain.AARCH64.compile(c, dir.resolve("k.o"), "-O1", "-pg", "-fno-inline",
-                "-ffreestanding", "-fno-PIE", "-fno-asynchronous-unwind-tables");
+        Path object = Toolchain.AARCH64.compile(
+                c,
+                dir.resolve("k.o"),
+                "-O1",
+                "-pg",
+                "-fno-inline",
+                "-ffreestanding",
+                "-fno-PIE",
+                "-fno-asynchronous-unwind-tables");
         Path hook = dir.resolve("hook.o");
         Command.check(dir, Toolchain.AARCH64.tool("as"), s.toString(), "-o", hook.toString());
         Path image = dir.resolve(keepRelocations ? "image-q" : "image");
         if (keepRelocations) {
-            Command.check(dir, Toolchain.AARCH64.tool("ld"), "-q", object.toString(), hook.toString(), "-o",
+            Command.check(
+                    dir,
+                    Toolchain.AARCH64.tool("ld"),
+                    "-q",
+                    object.toString(),
+                    hook.toString(),
+                    "-o",
                     image.toString());
         } else {
-            Command.check(dir, Toolchain.AARCH64.tool("ld"), object.toString(), hook.toString(), "-o",
-                    image.toString());
+            Command.check(
+                    dir, Toolchain.AARCH64.tool("ld"), object.toString(), hook.toString(), "-o", image.toString());
         }
         return image;
     }
 
     private static List<ObjdumpCode.Instruction> callsToMcount(Path image) {
         return Disassembly.of(image).instructions().stream()
-                .filter(i -> i.mnemonic().equals("bl") && i.operands().endsWith("<_mcount>")).toList();
+                .filter(i -> i.mnemonic().equals("bl") && i.operands().endsWith("<_mcount>"))
+                .toList();
     }
 }

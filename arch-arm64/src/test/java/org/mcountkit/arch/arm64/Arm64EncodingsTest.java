@@ -61,10 +61,11 @@ class Arm64EncodingsTest {
         assertThrows(EncodingException.class, () -> encodings.call(site, site - MIB_128 - 4));
         assertThrows(EncodingException.class, () -> encodings.call(site, site + (1L << 40)));
         assertThrows(EncodingException.class, () -> encodings.call(site, site + 2));
-        EncodingException far = assertThrows(EncodingException.class,
-                () -> encodings.callWithRegs(site, site + 4 + MIB_128));
+        EncodingException far =
+                assertThrows(EncodingException.class, () -> encodings.callWithRegs(site, site + 4 + MIB_128));
         assertTrue(far.getMessage().contains("128 MiB"), far.getMessage());
-        assertEquals(site + 4 + MIB_128 - 4,
+        assertEquals(
+                site + 4 + MIB_128 - 4,
                 Arm64Encodings.callTarget(encodings.call(site + 4, site + 4 + MIB_128 - 4), site + 4));
     }
 
@@ -77,8 +78,11 @@ class Arm64EncodingsTest {
 
         List<ObjdumpCode.Instruction> decoded = disassemble(code.toByteArray());
 
-        assertEquals(List.of("nop", "nop", "nop", "mov x9, x30", "bl 0x" + Long.toHexString(caller)),
-                decoded.stream().map(i -> (i.mnemonic() + " " + i.operands()).trim()).toList());
+        assertEquals(
+                List.of("nop", "nop", "nop", "mov x9, x30", "bl 0x" + Long.toHexString(caller)),
+                decoded.stream()
+                        .map(i -> (i.mnemonic() + " " + i.operands()).trim())
+                        .toList());
         assertArrayEquals(new byte[] {0x1f, 0x20, 0x03, (byte) 0xd5}, encodings.nop(4));
         assertEquals(4, encodings.siteLength());
         assertThrows(EncodingException.class, () -> encodings.nop(6));
@@ -88,8 +92,15 @@ class Arm64EncodingsTest {
     /** objdump's reading of raw A64 code placed at {@link #BASE}. */
     private List<ObjdumpCode.Instruction> disassemble(byte[] code) throws IOException {
         Path raw = Files.write(dir.resolve("code.bin"), code);
-        String text = Toolchain.AARCH64.run("objdump", "-D", "-b", "binary", "-m", "aarch64",
-                "--adjust-vma=0x" + Long.toHexString(BASE), raw.toString());
+        String text = Toolchain.AARCH64.run(
+                "objdump",
+                "-D",
+                "-b",
+                "binary",
+                "-m",
+                "aarch64",
+                "--adjust-vma=0x" + Long.toHexString(BASE),
+                raw.toString());
         return Disassembly.parse(text).instructions();
     }
 }

@@ -18,22 +18,22 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.FileReport;
+import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.pipeline.SiteState;
+import org.mcountkit.core.testkit.CodeCheck;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.testkit.CodeCheck;
-import org.mcountkit.core.pipeline.CodeReader;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * Executables linked against glibc (libc6-dev-arm64-cross): their tables hold addresses, which
@@ -53,7 +53,14 @@ class Arm64LinkedImageTest {
     void listReportsEveryPatchableEntryWithItsAddress(String pie) throws IOException {
         Samples.write(dir, "prog.c", Sources.PROGRAM);
         Path prog = dir.resolve("prog");
-        Command.check(dir, Toolchain.AARCH64.tool("gcc"), "-O2", pie, "-fpatchable-function-entry=2", "prog.c", "-o",
+        Command.check(
+                dir,
+                Toolchain.AARCH64.tool("gcc"),
+                "-O2",
+                pie,
+                "-fpatchable-function-entry=2",
+                "prog.c",
+                "-o",
                 prog.toString());
         List<Long> words = TableOracle.addresses(prog, "__patchable_function_entries");
         JelfElfFile elf = new JelfElfFile(prog);
@@ -92,55 +99,75 @@ class Arm64LinkedImageTest {
         FileReport report = lister.list(image);
 
         assertEquals(6, calls.size(), calls.toString());
-        assertEquals(calls.stream().map(ObjdumpCode.Instruction::offset).sorted().toList(),
+        assertEquals(
+                calls.stream().map(ObjdumpCode.Instruction::offset).sorted().toList(),
                 words.stream().sorted().toList());
         assertEquals(words, report.sites().stream().map(CallSite::address).toList());
         List<String> expected = new ArrayList<>();
         for (long word : words) {
-            ObjdumpCode.Instruction call = calls.stream().filter(c -> c.offset() == word).findFirst().orElseThrow();
+            ObjdumpCode.Instruction call =
+                    calls.stream().filter(c -> c.offset() == word).findFirst().orElseThrow();
             expected.add(call.function() + " 4 mcount_loc");
         }
-        assertEquals(expected, report.sites().stream().map(s -> s.function() + " " + s.length() + " "
-                + s.source().label()).toList());
+        assertEquals(
+                expected,
+                report.sites().stream()
+                        .map(s -> s.function() + " " + s.length() + " "
+                                + s.source().label())
+                        .toList());
     }
 
     @Test
     void decodeCallsFindsExactlyTheBlToTheHookAndClassifyTellsCallsFromNops() {
         Path image = linkRecordedPgImage();
         Disassembly code = Disassembly.of(image);
-        long plt = code.instructions().stream().filter(i -> "_mcount@plt".equals(i.label())).findFirst().orElseThrow()
+        long plt = code.instructions().stream()
+                .filter(i -> "_mcount@plt".equals(i.label()))
+                .findFirst()
+                .orElseThrow()
                 .labelStart();
         JelfElfFile elf = new JelfElfFile(image);
         List<Long> decoded = new ArrayList<>();
         for (Section section : elf.sections()) {
             if (section.isExecutable()) {
                 ByteBuffer bytes = elf.bytes(section);
-                for (CodeReader.HookCall site : CodeCheck.of(backend, elf.target()).hookCalls(bytes, section.address(), plt)) {
+                for (CodeReader.HookCall site :
+                        CodeCheck.of(backend, elf.target()).hookCalls(bytes, section.address(), plt)) {
                     assertEquals(4, site.length());
-                    assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, site.offset(),
-                            section.address(), plt));
-                    assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(bytes, site.offset(),
-                            section.address(), plt + 4));
+                    assertEquals(
+                            SiteState.CALL,
+                            CodeCheck.of(backend, elf.target()).state(bytes, site.offset(), section.address(), plt));
+                    assertEquals(
+                            SiteState.OTHER,
+                            CodeCheck.of(backend, elf.target())
+                                    .state(bytes, site.offset(), section.address(), plt + 4));
                     decoded.add(section.address() + site.offset());
                 }
             }
         }
 
-        assertEquals(callsToMcountPlt(code).stream().map(ObjdumpCode.Instruction::offset).toList(), decoded);
-        List<ObjdumpCode.Instruction> nops = code.instructions().stream().filter(i -> i.mnemonic().equals("nop"))
+        assertEquals(
+                callsToMcountPlt(code).stream()
+                        .map(ObjdumpCode.Instruction::offset)
+                        .toList(),
+                decoded);
+        List<ObjdumpCode.Instruction> nops = code.instructions().stream()
+                .filter(i -> i.mnemonic().equals("nop"))
                 .toList();
         assertTrue(!nops.isEmpty());
         for (ObjdumpCode.Instruction nop : nops) {
             Section text = sectionNamed(elf, nop.section());
-            assertEquals(SiteState.NOP, CodeCheck.of(backend, elf.target()).state(elf.bytes(text),
-                    (int) (nop.offset() - text.address()), text.address(), plt));
+            assertEquals(
+                    SiteState.NOP,
+                    CodeCheck.of(backend, elf.target())
+                            .state(elf.bytes(text), (int) (nop.offset() - text.address()), text.address(), plt));
         }
     }
 
     /** kernel_like.c with -pg, recorded, linked -no-pie with a main and glibc (which defines _mcount). */
     private Path linkRecordedPgImage() {
-        Path pg = Toolchain.AARCH64.compile(Sources.kernelLike(dir), dir.resolve("pg.o"), "-pg",
-                "-DHOOK_SYMBOL=_mcount");
+        Path pg =
+                Toolchain.AARCH64.compile(Sources.kernelLike(dir), dir.resolve("pg.o"), "-pg", "-DHOOK_SYMBOL=_mcount");
         new Recorder(Backends.load()).record(pg, RecordOptions.DEFAULT);
         Path main = Toolchain.AARCH64.compile(Samples.write(dir, "main.c", """
                 int ext(int x) { return x + 1; }
@@ -148,18 +175,22 @@ class Arm64LinkedImageTest {
                 int main(void) { return g2(1); }
                 """), dir.resolve("main.o"));
         Path image = dir.resolve("image");
-        Command.check(dir, Toolchain.AARCH64.tool("gcc"), "-no-pie", pg.toString(), main.toString(), "-o",
-                image.toString());
+        Command.check(
+                dir, Toolchain.AARCH64.tool("gcc"), "-no-pie", pg.toString(), main.toString(), "-o", image.toString());
         return image;
     }
 
     private static List<ObjdumpCode.Instruction> callsToMcountPlt(Disassembly code) {
         return code.instructions().stream()
-                .filter(i -> i.mnemonic().equals("bl") && i.operands().endsWith("<_mcount@plt>")).toList();
+                .filter(i -> i.mnemonic().equals("bl") && i.operands().endsWith("<_mcount@plt>"))
+                .toList();
     }
 
     private static Section sectionNamed(JelfElfFile elf, String name) {
-        return elf.sections().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+        return elf.sections().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The FUNC symbol at {@code address} in a linked image, read with jelf. */

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.ObjdumpCode;
@@ -44,7 +44,10 @@ class Arm64PatchableEntriesTest {
     @ParameterizedTest(name = "{0} ={1},{2}")
     @MethodSource("objects")
     void listGivesExactlyTheCompilersEntriesMappedToTheirFunctions(Compiler compiler, int nops, int before) {
-        Path object = compiler.compile(Sources.kernelLike(dir), dir.resolve("pfe.o"), "-DHOOK_SYMBOL=_mcount",
+        Path object = compiler.compile(
+                Sources.kernelLike(dir),
+                dir.resolve("pfe.o"),
+                "-DHOOK_SYMBOL=_mcount",
                 "-fpatchable-function-entry=" + nops + (before > 0 ? "," + before : ""));
         JelfElfFile elf = new JelfElfFile(object);
         List<String> expected = new ArrayList<>();
@@ -60,20 +63,27 @@ class Arm64PatchableEntriesTest {
 
         // kernel_like.c has 7 functions; notrace does not suppress patchable entries
         assertEquals(7, expected.size(), expected.toString());
-        List<String> listed = report.sites().stream().filter(s -> s.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES)
-                .map(SiteText::line).toList();
+        List<String> listed = report.sites().stream()
+                .filter(s -> s.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES)
+                .map(SiteText::line)
+                .toList();
         assertEquals(expected, listed);
         for (TableOracle.Entry entry : TableOracle.entries(object, "__patchable_function_entries")) {
             assertEquals(nops, nopsAt(code, entry), "objdump's NOPs at " + entry);
         }
-        assertEquals(compiler.name().startsWith("CLANG") ? 7 : 1, elf.sections().stream()
-                .filter(s -> s.name().equals("__patchable_function_entries")).count());
+        assertEquals(
+                compiler.name().startsWith("CLANG") ? 7 : 1,
+                elf.sections().stream()
+                        .filter(s -> s.name().equals("__patchable_function_entries"))
+                        .count());
     }
 
     /** The FUNC symbol starting at {@code offset} of {@code section}, read with jelf. */
     private static String functionAt(JelfElfFile elf, String section, long offset) {
         for (Symbol s : elf.symbols()) {
-            if (s.isFunction() && s.isInSection() && s.value() == offset
+            if (s.isFunction()
+                    && s.isInSection()
+                    && s.value() == offset
                     && elf.section(s.sectionIndex()).name().equals(section)) {
                 return s.name();
             }

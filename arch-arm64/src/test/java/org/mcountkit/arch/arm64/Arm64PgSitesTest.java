@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
@@ -32,7 +32,8 @@ class Arm64PgSitesTest {
     private final Lister lister = new Lister(Backends.load());
 
     static Stream<Arguments> objects() {
-        return Stream.of(Arguments.of(Compiler.GCC, new String[] {}),
+        return Stream.of(
+                Arguments.of(Compiler.GCC, new String[] {}),
                 Arguments.of(Compiler.GCC_BE, new String[] {}),
                 Arguments.of(Compiler.GCC, new String[] {"-mcmodel=large"}),
                 Arguments.of(Compiler.CLANG, new String[] {}),
@@ -72,13 +73,21 @@ class Arm64PgSitesTest {
         // hook_address() takes the hook's address: ADRP+ADD, or a literal-pool ABS64 with -mcmodel=large
         assertTrue(others.size() >= 1, "fixture has no address-taking reference");
         for (ObjdumpCode.Instruction other : others) {
-            String type = other.relocs().stream().filter(r -> r.symbol().equals("_mcount")).findFirst().orElseThrow()
+            String type = other.relocs().stream()
+                    .filter(r -> r.symbol().equals("_mcount"))
+                    .findFirst()
+                    .orElseThrow()
                     .type();
-            assertTrue(hasWarning(report, other.section(), other.offset(), "not a call: " + type),
+            assertTrue(
+                    hasWarning(report, other.section(), other.offset(), "not a call: " + type),
                     "no rejection of " + type + " at " + other.place() + " in " + report.diagnostics());
         }
-        assertEquals(others.size(), report.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING)
-                .count(), report.diagnostics().toString());
+        assertEquals(
+                others.size(),
+                report.diagnostics().stream()
+                        .filter(d -> d.severity() == Severity.WARNING)
+                        .count(),
+                report.diagnostics().toString());
     }
 
     @Test
@@ -87,15 +96,18 @@ class Arm64PgSitesTest {
         Path object = Toolchain.AARCH64.compile(source, dir.resolve("tail.o"), "-pg");
         Disassembly code = Disassembly.of(object);
         ObjdumpCode.Instruction jump = code.instructions().stream()
-                .filter(i -> i.mnemonic().equals("b") && i.hasReloc("R_AARCH64_JUMP26", "_mcount")).findFirst()
+                .filter(i -> i.mnemonic().equals("b") && i.hasReloc("R_AARCH64_JUMP26", "_mcount"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("gcc emitted no b _mcount"));
         ObjdumpCode.Instruction call = code.callsTo("_mcount").get(0);
 
         FileReport report = lister.list(object);
 
-        assertEquals(List.of(call.place() + " 4 " + call.function() + " _mcount relocation"),
+        assertEquals(
+                List.of(call.place() + " 4 " + call.function() + " _mcount relocation"),
                 SiteText.lines(report.sites()));
-        assertTrue(hasWarning(report, jump.section(), jump.offset(), "R_AARCH64_JUMP26 is a jump (a tail call"),
+        assertTrue(
+                hasWarning(report, jump.section(), jump.offset(), "R_AARCH64_JUMP26 is a jump (a tail call"),
                 report.diagnostics().toString());
     }
 
@@ -107,12 +119,16 @@ class Arm64PgSitesTest {
 
         FileReport report = lister.list(object);
 
-        assertTrue(relocations.matches("(?s).*Relocation section '\\.rela\\.data'.*\\n0{16} +\\S+"
-                + " +R_AARCH64_ABS64 +0{16} _mcount \\+ 0.*"), relocations);
+        assertTrue(
+                relocations.matches("(?s).*Relocation section '\\.rela\\.data'.*\\n0{16} +\\S+"
+                        + " +R_AARCH64_ABS64 +0{16} _mcount \\+ 0.*"),
+                relocations);
         ObjdumpCode.Instruction call = Disassembly.of(object).callsTo("_mcount").get(0);
-        assertEquals(List.of(call.place() + " 4 f+0x" + Long.toHexString(call.offset()) + " _mcount relocation"),
+        assertEquals(
+                List.of(call.place() + " 4 f+0x" + Long.toHexString(call.offset()) + " _mcount relocation"),
                 SiteText.lines(report.sites()));
-        assertTrue(hasWarning(report, ".data", 0, "not a call: R_AARCH64_ABS64 in .data, which is not code"),
+        assertTrue(
+                hasWarning(report, ".data", 0, "not a call: R_AARCH64_ABS64 in .data, which is not code"),
                 report.diagnostics().toString());
     }
 
@@ -134,8 +150,8 @@ class Arm64PgSitesTest {
         FileReport report = lister.list(object);
 
         assertEquals(List.of(), report.sites());
-        assertTrue(hasWarning(report, ".text", 0,
-                "not a call: R_AARCH64_CALL26 on the word d503201f, which is not a bl"),
+        assertTrue(
+                hasWarning(report, ".text", 0, "not a call: R_AARCH64_CALL26 on the word d503201f, which is not a bl"),
                 report.diagnostics().toString());
     }
 
@@ -148,7 +164,9 @@ class Arm64PgSitesTest {
 
     private static boolean hasWarning(FileReport report, String section, long offset, String text) {
         for (Diagnostic d : report.diagnostics()) {
-            if (d.severity() == Severity.WARNING && section.equals(d.section()) && d.offset() == offset
+            if (d.severity() == Severity.WARNING
+                    && section.equals(d.section())
+                    && d.offset() == offset
                     && d.message().contains(text)) {
                 return true;
             }

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.ObjdumpCode;
@@ -27,7 +28,6 @@ import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * {@code record} on arm64 {@code -pg} objects: the same bytes as Debian's C recordmcount, a table
@@ -36,8 +36,8 @@ import org.mcountkit.core.RecordOptions;
 class Arm64RecordTest {
 
     /** A line of {@code readelf -rW}: offset, info, type, symbol value, symbol name + addend. */
-    private static final Pattern READELF_RELA = Pattern.compile(
-            "^([0-9a-f]{16})\\s+[0-9a-f]{16}\\s+(R_\\S+)\\s+([0-9a-f]{16})\\s+(\\S+) \\+ ([0-9a-f]+)$");
+    private static final Pattern READELF_RELA =
+            Pattern.compile("^([0-9a-f]{16})\\s+[0-9a-f]{16}\\s+(R_\\S+)\\s+([0-9a-f]{16})\\s+(\\S+) \\+ ([0-9a-f]+)$");
 
     @TempDir
     Path dir;
@@ -62,10 +62,12 @@ class Arm64RecordTest {
     @ParameterizedTest
     @EnumSource(Compiler.class)
     void aCallInAnUntracedSectionBecomesTheSameNopAsDebiansRecordmcountWrites(Compiler compiler) throws IOException {
-        Path object = compiler.compile(Samples.write(dir, "untraced.c", Sources.UNTRACED_SECTION),
-                dir.resolve("untraced.o"), "-pg");
+        Path object = compiler.compile(
+                Samples.write(dir, "untraced.c", Sources.UNTRACED_SECTION), dir.resolve("untraced.o"), "-pg");
         ObjdumpCode.Instruction call = Disassembly.of(object).callsTo("_mcount").stream()
-                .filter(i -> i.section().equals(".mysec")).findFirst().orElseThrow();
+                .filter(i -> i.section().equals(".mysec"))
+                .findFirst()
+                .orElseThrow();
         Path ours = Files.copy(object, dir.resolve("ours.o"));
         Path theirs = Files.copy(object, dir.resolve("theirs.o"));
 
@@ -73,7 +75,9 @@ class Arm64RecordTest {
         ReferenceRecordMcount.run(dir, theirs.toString()).requireSuccess(List.of("recordmcount", theirs.toString()));
 
         ObjdumpCode.Instruction after = Disassembly.of(ours).instructions().stream()
-                .filter(i -> i.section().equals(".mysec") && i.offset() == call.offset()).findFirst().orElseThrow();
+                .filter(i -> i.section().equals(".mysec") && i.offset() == call.offset())
+                .findFirst()
+                .orElseThrow();
         assertEquals("nop", after.mnemonic());
         assertEquals(List.of(new ObjdumpCode.Reloc("R_AARCH64_NONE", "_mcount")), after.relocs());
         assertArrayEquals(Files.readAllBytes(theirs), Files.readAllBytes(ours));
@@ -83,18 +87,23 @@ class Arm64RecordTest {
     @EnumSource(Compiler.class)
     void tableHoldsExactlyTheBlMcountInstructions(Compiler compiler) throws IOException {
         Path object = compilePg(compiler);
-        List<String> calls = Disassembly.of(object).callsTo("_mcount").stream().map(ObjdumpCode.Instruction::place)
+        List<String> calls = Disassembly.of(object).callsTo("_mcount").stream()
+                .map(ObjdumpCode.Instruction::place)
                 .toList();
 
         recorder.record(object, RecordOptions.DEFAULT);
 
-        List<String> recorded = TableOracle.entries(object, "__mcount_loc").stream().map(Object::toString).toList();
+        List<String> recorded = TableOracle.entries(object, "__mcount_loc").stream()
+                .map(Object::toString)
+                .toList();
         assertEquals(6, calls.size(), calls.toString());
         assertEquals(calls, recorded);
     }
 
     @ParameterizedTest
-    @EnumSource(value = Compiler.class, names = {"GCC_BE", "CLANG_BE"})
+    @EnumSource(
+            value = Compiler.class,
+            names = {"GCC_BE", "CLANG_BE"})
     void bigEndianObjectsGetBigEndianTableDataThatReadelfDecodes(Compiler compiler) throws IOException {
         Path object = compilePg(compiler);
         List<ObjdumpCode.Instruction> calls = Disassembly.of(object).callsTo("_mcount");
@@ -104,7 +113,8 @@ class Arm64RecordTest {
         assertTrue(Toolchain.AARCH64.run("readelf", "-h", object.toString()).contains("big endian"));
         List<String> decoded = new ArrayList<>();
         boolean inTable = false;
-        for (String line : Toolchain.AARCH64.run("readelf", "-rW", object.toString()).split("\n")) {
+        for (String line :
+                Toolchain.AARCH64.run("readelf", "-rW", object.toString()).split("\n")) {
             if (line.startsWith("Relocation section ")) {
                 inTable = line.startsWith("Relocation section '.rela__mcount_loc'");
                 continue;
@@ -118,7 +128,8 @@ class Arm64RecordTest {
         }
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < calls.size(); i++) {
-            expected.add(8 * i + " R_AARCH64_ABS64 +0x" + Long.toHexString(calls.get(i).offset()));
+            expected.add(8 * i + " R_AARCH64_ABS64 +0x"
+                    + Long.toHexString(calls.get(i).offset()));
         }
         assertEquals(expected, decoded);
     }
@@ -134,7 +145,8 @@ class Arm64RecordTest {
 
         assertFalse(again.changed());
         assertArrayEquals(once, Files.readAllBytes(object));
-        List<String> calls = Disassembly.of(object).callsTo("_mcount").stream().map(ObjdumpCode.Instruction::place)
+        List<String> calls = Disassembly.of(object).callsTo("_mcount").stream()
+                .map(ObjdumpCode.Instruction::place)
                 .toList();
         assertEquals(calls, listed.sites().stream().map(SiteText::place).toList());
         assertTrue(listed.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION));

@@ -2,8 +2,8 @@ package org.mcountkit.arch.arm64;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.mcountkit.core.testkit.ObjdumpCode.Instruction;
 import org.mcountkit.core.testkit.ObjdumpCode;
+import org.mcountkit.core.testkit.ObjdumpCode.Instruction;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
@@ -22,7 +22,8 @@ record Disassembly(List<Instruction> instructions) {
 
     /** {@code bl} instructions whose R_AARCH64_CALL26 names {@code symbol}. */
     List<Instruction> callsTo(String symbol) {
-        return instructions.stream().filter(i -> i.mnemonic().equals("bl") && i.hasReloc("R_AARCH64_CALL26", symbol))
+        return instructions.stream()
+                .filter(i -> i.mnemonic().equals("bl") && i.hasReloc("R_AARCH64_CALL26", symbol))
                 .toList();
     }
 }

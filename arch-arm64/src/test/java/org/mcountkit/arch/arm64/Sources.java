@@ -37,8 +37,7 @@ final class Sources {
             int main(int argc, char **argv) { printf("%d\\n", add(argc, 3)); return 0; }
             """;
 
-    private Sources() {
-    }
+    private Sources() {}
 
     /** samples/src/kernel_like.c copied into {@code dir}: the kinds of functions recordmcount meets. */
     static Path kernelLike(Path dir) {

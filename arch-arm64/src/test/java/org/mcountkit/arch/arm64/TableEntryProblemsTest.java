@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.SiteText;
@@ -53,15 +53,17 @@ class TableEntryProblemsTest {
 
         FileReport report = lister.list(object);
 
-        assertEquals(List.of(".text+0x0 8 f", ".text+0xc 0 g"), report.sites().stream().map(SiteText::brief)
-                .toList());
-        assertEquals(List.of(
-                "warning .text+0xc the __patchable_function_entries entry does not point at a NOP",
-                "error __patchable_function_entries+0x10 entry points past the end of .text"
-                        + " (offset 0x100c of 20 bytes)",
-                "warning __patchable_function_entries+0x18 entry relocated by R_AARCH64_ABS32, not an absolute"
-                        + " pointer: skipped",
-                "warning __mcount_loc+0x0 entry points into .data, which is not code: skipped"),
+        assertEquals(
+                List.of(".text+0x0 8 f", ".text+0xc 0 g"),
+                report.sites().stream().map(SiteText::brief).toList());
+        assertEquals(
+                List.of(
+                        "warning .text+0xc the __patchable_function_entries entry does not point at a NOP",
+                        "error __patchable_function_entries+0x10 entry points past the end of .text"
+                                + " (offset 0x100c of 20 bytes)",
+                        "warning __patchable_function_entries+0x18 entry relocated by R_AARCH64_ABS32, not an absolute"
+                                + " pointer: skipped",
+                        "warning __mcount_loc+0x0 entry points into .data, which is not code: skipped"),
                 report.diagnostics().stream().map(SiteText::diagnostic).toList());
         assertTrue(report.hasErrors());
     }
@@ -78,8 +80,9 @@ class TableEntryProblemsTest {
         FileReport report = lister.list(object);
 
         assertEquals(List.of(), report.sites());
-        assertEquals(List.of("warning __patchable_function_entries no relocation section places its entries:"
-                + " the 8 bytes cannot be read as sites"),
+        assertEquals(
+                List.of("warning __patchable_function_entries no relocation section places its entries:"
+                        + " the 8 bytes cannot be read as sites"),
                 report.diagnostics().stream().map(SiteText::diagnostic).toList());
     }
 

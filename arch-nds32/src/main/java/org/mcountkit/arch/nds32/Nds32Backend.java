@@ -38,12 +38,16 @@ public final class Nds32Backend implements ArchBackend {
      * in nds32_elf_relax_longcall1/4), so only a weak, still undefined hook keeps its 12-byte calls.
      */
     private static final Abi LITTLE = abi("nds32le");
+
     private static final Abi BIG = abi("nds32be");
 
     private static Abi abi(String name) {
-        return Abi.builder(name, ElfClass.ELF32).hooks("_mcount")
+        return Abi.builder(name, ElfClass.ELF32)
+                .hooks("_mcount")
                 .relocations(Nds32Relocations.TABLE, Nds32Relocations.R_NDS32_32_RELA)
-                .none(Nds32Relocations.R_NDS32_NONE).hookShouldBeWeak().build();
+                .none(Nds32Relocations.R_NDS32_NONE)
+                .hookShouldBeWeak()
+                .build();
     }
 
     @Override
@@ -96,15 +100,16 @@ public final class Nds32Backend implements ArchBackend {
         int offset = (int) at;
         int sethi = Nds32Instructions.word(code, offset);
         if (!Nds32Instructions.isSethiTa(sethi)) {
-            return Recognition.rejected(String.format("not a call: %s on the word %08x, which is not sethi $ta",
-                    name, sethi));
+            return Recognition.rejected(
+                    String.format("not a call: %s on the word %08x, which is not sethi $ta", name, sethi));
         }
         if (Nds32Instructions.isLongCall(code, offset)) {
             return Recognition.site(at, Nds32Encodings.SITE_LENGTH);
         }
         int ori = offset + Nds32Instructions.LENGTH;
         int last = ori + Nds32Instructions.LENGTH;
-        if (Nds32Instructions.hasWord(code, ori) && Nds32Instructions.isOriTaTa(Nds32Instructions.word(code, ori))
+        if (Nds32Instructions.hasWord(code, ori)
+                && Nds32Instructions.isOriTaTa(Nds32Instructions.word(code, ori))
                 && last + Nds32Instructions.SHORT_LENGTH <= code.limit()) {
             if (Nds32Instructions.hasWord(code, last)
                     && Nds32Instructions.word(code, last) == Nds32Instructions.JR_TA) {
@@ -115,8 +120,8 @@ public final class Nds32Backend implements ArchBackend {
                         + " 12-byte sethi/ori/jral (build without 16-bit instructions)");
             }
         }
-        return Recognition.rejected("not a call: " + name + " loads the hook's address (no ori/jral $lp, $ta"
-                + " follows the sethi)");
+        return Recognition.rejected(
+                "not a call: " + name + " loads the hook's address (no ori/jral $lp, $ta" + " follows the sethi)");
     }
 
     /**
@@ -126,13 +131,14 @@ public final class Nds32Backend implements ArchBackend {
     private static Recognition oriOfLongCall(HookReference ref, String name, long at) {
         ByteBuffer code = ref.code();
         int sethi = (int) at - Nds32Instructions.LENGTH;
-        if (Nds32Instructions.hasWord(code, sethi) && Nds32Instructions.hasWord(code, (int) at)
+        if (Nds32Instructions.hasWord(code, sethi)
+                && Nds32Instructions.hasWord(code, (int) at)
                 && Nds32Instructions.isSethiTa(Nds32Instructions.word(code, sethi))
                 && Nds32Instructions.isOriTaTa(Nds32Instructions.word(code, (int) at))) {
             return Recognition.partOfSite();
         }
-        return Recognition.rejected("not a call: " + name + " not on the ori of a sethi $ta/ori $ta pair (uses"
-                + " the hook's address)");
+        return Recognition.rejected(
+                "not a call: " + name + " not on the ori of a sethi $ta/ori $ta pair (uses" + " the hook's address)");
     }
 
     /**
@@ -149,8 +155,8 @@ public final class Nds32Backend implements ArchBackend {
             return Recognition.rejected("not a call: " + name + " on j, a jump to the hook (a tail call)");
         }
         if (!Nds32Instructions.isJal(word)) {
-            return Recognition.rejected(String.format("not a call: %s on the word %08x, which is not a jal", name,
-                    word));
+            return Recognition.rejected(
+                    String.format("not a call: %s on the word %08x, which is not a jal", name, word));
         }
         if (!ref.linked()) {
             return Recognition.rejected("a 4-byte jal to the hook (gcc's default code model): the nds32 kernel"
@@ -193,12 +199,14 @@ public final class Nds32Backend implements ArchBackend {
                 return new Instruction.Nop(Nds32Instructions.LENGTH);
             }
             if (Nds32Instructions.isJal(word)) {
-                return new Instruction.Call(Nds32Encodings.RELAXED_LENGTH,
-                        Nds32Instructions.jalTarget(word, code.addressOf(offset)));
+                return new Instruction.Call(
+                        Nds32Encodings.RELAXED_LENGTH, Nds32Instructions.jalTarget(word, code.addressOf(offset)));
             }
             if (Nds32Instructions.isLongCall(bytes, offset)) {
-                return new Instruction.Call(Nds32Encodings.SITE_LENGTH, Nds32Instructions.loadedAddress(word,
-                        Nds32Instructions.word(bytes, offset + Nds32Instructions.LENGTH)));
+                return new Instruction.Call(
+                        Nds32Encodings.SITE_LENGTH,
+                        Nds32Instructions.loadedAddress(
+                                word, Nds32Instructions.word(bytes, offset + Nds32Instructions.LENGTH)));
             }
         }
         if (Nds32Instructions.half(bytes, offset) == Nds32Instructions.NOP16) {

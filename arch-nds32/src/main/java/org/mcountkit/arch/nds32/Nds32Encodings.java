@@ -30,8 +30,7 @@ public enum Nds32Encodings implements PatchEncodings {
     @Override
     public byte[] nop(int length) {
         if (length <= 0 || length % Nds32Instructions.SHORT_LENGTH != 0) {
-            throw new EncodingException("no nds32 NOP sequence of " + length
-                    + " bytes: instructions are 2 or 4 bytes");
+            throw new EncodingException("no nds32 NOP sequence of " + length + " bytes: instructions are 2 or 4 bytes");
         }
         byte[] out = new byte[length];
         byte[] nop = Nds32Instructions.bytes(Nds32Instructions.NOP);
@@ -40,8 +39,8 @@ public enum Nds32Encodings implements PatchEncodings {
             System.arraycopy(nop, 0, out, at, nop.length);
         }
         if (at < length) {
-            System.arraycopy(Nds32Instructions.bytes16(Nds32Instructions.NOP16), 0, out, at,
-                    Nds32Instructions.SHORT_LENGTH);
+            System.arraycopy(
+                    Nds32Instructions.bytes16(Nds32Instructions.NOP16), 0, out, at, Nds32Instructions.SHORT_LENGTH);
         }
         return out;
     }
@@ -55,15 +54,18 @@ public enum Nds32Encodings implements PatchEncodings {
     @Override
     public byte[] call(long siteAddress, long targetAddress) {
         if (targetAddress < 0 || targetAddress > MAX_ADDRESS) {
-            throw new EncodingException(String.format(
-                    "sethi/ori/jral to 0x%x: sethi and ori load 32-bit addresses only", targetAddress));
+            throw new EncodingException(
+                    String.format("sethi/ori/jral to 0x%x: sethi and ori load 32-bit addresses only", targetAddress));
         }
         byte[] out = new byte[SITE_LENGTH];
-        int[] words = {Nds32Instructions.sethiTa(targetAddress), Nds32Instructions.oriTaTa(targetAddress),
-            Nds32Instructions.JRAL_LP_TA};
+        int[] words = {
+            Nds32Instructions.sethiTa(targetAddress),
+            Nds32Instructions.oriTaTa(targetAddress),
+            Nds32Instructions.JRAL_LP_TA
+        };
         for (int i = 0; i < words.length; i++) {
-            System.arraycopy(Nds32Instructions.bytes(words[i]), 0, out, i * Nds32Instructions.LENGTH,
-                    Nds32Instructions.LENGTH);
+            System.arraycopy(
+                    Nds32Instructions.bytes(words[i]), 0, out, i * Nds32Instructions.LENGTH, Nds32Instructions.LENGTH);
         }
         return out;
     }

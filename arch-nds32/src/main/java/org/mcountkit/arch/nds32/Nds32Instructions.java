@@ -28,9 +28,11 @@ final class Nds32Instructions {
 
     /** {@code sethi $ta, imm20}: OP6 SETHI (0x23) with rt = $ta ($r15); bfd's PLT0_ENTRY_WORD0. */
     private static final int SETHI_TA = 0x46f00000;
+
     private static final int SETHI_TA_MASK = 0xfff00000;
     /** {@code ori $ta, $ta, imm15u}: OP6 ORI (0x2c), rt = ra = $ta; bfd's PLT0_ENTRY_WORD1. */
     private static final int ORI_TA_TA = 0x58f78000;
+
     private static final int ORI_TA_TA_MASK = 0xffff8000;
     /** {@code jral $lp, $ta}: INSN_JRAL | REG_LP << 20 | REG_TA << 10 (gas's INSN_JRAL_TA). */
     static final int JRAL_LP_TA = 0x4be03c01;
@@ -41,6 +43,7 @@ final class Nds32Instructions {
 
     /** OP6 JI (0x24) with bit 24 set is {@code jal}, clear is {@code j}. */
     private static final int JAL = 0x49000000;
+
     private static final int J = 0x48000000;
     private static final int JI_MASK = 0xff000000;
     private static final int IMM24_MASK = 0x00ffffff;
@@ -48,13 +51,14 @@ final class Nds32Instructions {
     /** {@code jal}'s reach: imm24 signed halfwords (R_NDS32_25_PCREL: rightshift 1, 24 bits). */
     private static final long JAL_RANGE = 1L << 24;
 
-    private Nds32Instructions() {
-    }
+    private Nds32Instructions() {}
 
     /** The 32-bit instruction word at {@code offset}, read big-endian whatever the buffer's order. */
     static int word(ByteBuffer code, int offset) {
-        return (code.get(offset) & 0xff) << 24 | (code.get(offset + 1) & 0xff) << 16
-                | (code.get(offset + 2) & 0xff) << 8 | (code.get(offset + 3) & 0xff);
+        return (code.get(offset) & 0xff) << 24
+                | (code.get(offset + 1) & 0xff) << 16
+                | (code.get(offset + 2) & 0xff) << 8
+                | (code.get(offset + 3) & 0xff);
     }
 
     /** The halfword at {@code offset}, big-endian. */
@@ -100,8 +104,11 @@ final class Nds32Instructions {
 
     /** True when {@code sethi $ta / ori $ta,$ta / jral $lp,$ta} starts at {@code offset}. */
     static boolean isLongCall(ByteBuffer code, int offset) {
-        return offset >= 0 && offset + 3 * LENGTH <= code.limit() && isSethiTa(word(code, offset))
-                && isOriTaTa(word(code, offset + LENGTH)) && word(code, offset + 2 * LENGTH) == JRAL_LP_TA;
+        return offset >= 0
+                && offset + 3 * LENGTH <= code.limit()
+                && isSethiTa(word(code, offset))
+                && isOriTaTa(word(code, offset + LENGTH))
+                && word(code, offset + 2 * LENGTH) == JRAL_LP_TA;
     }
 
     /** The value a {@code sethi $ta, hi} then {@code ori $ta, $ta, lo} pair leaves in $ta. */
@@ -133,13 +140,13 @@ final class Nds32Instructions {
     static int jal(long address, long target) {
         long distance = target - address;
         if (distance % SHORT_LENGTH != 0) {
-            throw new EncodingException(String.format("jal from 0x%x to 0x%x: distance %d is odd", address, target,
-                    distance));
+            throw new EncodingException(
+                    String.format("jal from 0x%x to 0x%x: distance %d is odd", address, target, distance));
         }
         if (distance < -JAL_RANGE || distance >= JAL_RANGE) {
             throw new EncodingException(String.format(
-                    "jal from 0x%x to 0x%x: distance %d is outside the +/-16 MiB reach of imm24", address, target,
-                    distance));
+                    "jal from 0x%x to 0x%x: distance %d is outside the +/-16 MiB reach of imm24",
+                    address, target, distance));
         }
         return JAL | (int) ((distance / SHORT_LENGTH) & IMM24_MASK);
     }

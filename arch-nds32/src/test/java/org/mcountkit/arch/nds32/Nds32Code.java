@@ -67,7 +67,9 @@ final class Nds32Code {
      */
     int longCallTo(long target) {
         int at = offset();
-        word(SETHI_TA | (int) (target >>> 12)).word(ORI_TA | (int) (target & 0xfff)).word(JRAL_LP_TA);
+        word(SETHI_TA | (int) (target >>> 12))
+                .word(ORI_TA | (int) (target & 0xfff))
+                .word(JRAL_LP_TA);
         return at;
     }
 

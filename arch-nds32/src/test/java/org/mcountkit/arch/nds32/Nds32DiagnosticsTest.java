@@ -17,13 +17,13 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * What nds32 objects are warned about, as on riscv: sections the linker may relax (an enabled
@@ -47,8 +47,10 @@ class Nds32DiagnosticsTest {
         FileReport listed = new Lister(backends).list(object);
         FileReport strict = new Recorder(backends).record(object, new RecordOptions(true));
 
-        assertEquals(List.of("2 call sites in .text may move when the final link relaxes code (per-object offsets"
-                + " go stale): link with --no-relax, or record after the final link"), warnings(listed));
+        assertEquals(
+                List.of("2 call sites in .text may move when the final link relaxes code (per-object offsets"
+                        + " go stale): link with --no-relax, or record after the final link"),
+                warnings(listed));
         assertEquals(2, listed.sites().size(), "the LONGCALL4/PTR/EMPTY hints add no sites and no warnings");
         assertFalse(strict.changed());
         assertTrue(strict.hasErrors());
@@ -56,12 +58,17 @@ class Nds32DiagnosticsTest {
 
         FileReport lenient = new Recorder(backends).record(object, RecordOptions.DEFAULT);
         assertTrue(lenient.changed());
-        assertEquals(List.of(".text+0x4", ".text+0x1a"),
-                TableOracle.entries(object, "__mcount_loc").stream().map(Object::toString).toList());
+        assertEquals(
+                List.of(".text+0x4", ".text+0x1a"),
+                TableOracle.entries(object, "__mcount_loc").stream()
+                        .map(Object::toString)
+                        .toList());
     }
 
     @ParameterizedTest
-    @EnumSource(value = Nds32Objects.Relax.class, names = {"NONE", "DISABLED"})
+    @EnumSource(
+            value = Nds32Objects.Relax.class,
+            names = {"NONE", "DISABLED"})
     void noRelaxEntryOrADisabledOneIsSilent(Nds32Objects.Relax relax) {
         Path object = dir.resolve("norelax.o");
         Nds32Objects.pg(object, Endian.LITTLE, Symbol.STB_WEAK, relax);
@@ -82,11 +89,15 @@ class Nds32DiagnosticsTest {
         List<String> weakNotes = notes(new Lister(backends).list(weak));
         List<String> strongNotes = notes(new Lister(backends).list(strong));
 
-        assertTrue(weakNotes.contains("the reference to _mcount is weak: while it stays undefined the linker leaves"
-                + " those calls unrelaxed, but other calls still shrink, so offsets recorded per object can still"
-                + " move"), weakNotes.toString());
-        assertTrue(strongNotes.contains("the reference to _mcount is not weak: the linker may relax the calls"
-                + " themselves as well as the code around them"), strongNotes.toString());
+        assertTrue(
+                weakNotes.contains("the reference to _mcount is weak: while it stays undefined the linker leaves"
+                        + " those calls unrelaxed, but other calls still shrink, so offsets recorded per object can still"
+                        + " move"),
+                weakNotes.toString());
+        assertTrue(
+                strongNotes.contains("the reference to _mcount is not weak: the linker may relax the calls"
+                        + " themselves as well as the code around them"),
+                strongNotes.toString());
     }
 
     /** Without an enabled RELAX_ENTRY nothing moves, so weak or strong makes no difference: no note. */
@@ -98,7 +109,9 @@ class Nds32DiagnosticsTest {
         FileReport report = new Lister(backends).list(strong);
 
         assertFalse(report.sites().isEmpty());
-        assertEquals(List.of(), notes(report).stream().filter(n -> n.contains("weak")).toList());
+        assertEquals(
+                List.of(),
+                notes(report).stream().filter(n -> n.contains("weak")).toList());
     }
 
     @ParameterizedTest
@@ -109,31 +122,39 @@ class Nds32DiagnosticsTest {
 
         FileReport report = new Lister(backends).list(object);
 
-        assertEquals(List.of(".text+0x0"), report.sites().stream().map(SiteText::place).toList());
-        List<Diagnostic> rejected = report.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING)
+        assertEquals(
+                List.of(".text+0x0"),
+                report.sites().stream().map(SiteText::place).toList());
+        List<Diagnostic> rejected = report.diagnostics().stream()
+                .filter(d -> d.severity() == Severity.WARNING)
                 .toList();
         assertEquals(places, rejected.stream().map(SiteText::place).toList());
-        assertEquals(List.of(
-                "reference to _mcount not recorded: not a call: R_NDS32_HI20_RELA on the word 46000000, which is not"
-                        + " sethi $ta",
-                "reference to _mcount not recorded: not a call: R_NDS32_HI20_RELA loads the hook's address (no"
-                        + " ori/jral $lp, $ta follows the sethi)",
-                "reference to _mcount not recorded: not a call: sethi/ori/jr is a jump to the hook (a tail call)",
-                "reference to _mcount not recorded: a 4-byte jal to the hook (gcc's default code model): the nds32"
-                        + " kernel patches only the 12-byte sethi/ori/jral of -mcmodel=large",
-                "reference to _mcount not recorded: not a call: R_NDS32_25_PCREL_RELA on j, a jump to the hook (a"
-                        + " tail call)",
-                "reference to _mcount not recorded: not a call: R_NDS32_32_RELA in .data, which is not code"),
+        assertEquals(
+                List.of(
+                        "reference to _mcount not recorded: not a call: R_NDS32_HI20_RELA on the word 46000000, which is not"
+                                + " sethi $ta",
+                        "reference to _mcount not recorded: not a call: R_NDS32_HI20_RELA loads the hook's address (no"
+                                + " ori/jral $lp, $ta follows the sethi)",
+                        "reference to _mcount not recorded: not a call: sethi/ori/jr is a jump to the hook (a tail call)",
+                        "reference to _mcount not recorded: a 4-byte jal to the hook (gcc's default code model): the nds32"
+                                + " kernel patches only the 12-byte sethi/ori/jral of -mcmodel=large",
+                        "reference to _mcount not recorded: not a call: R_NDS32_25_PCREL_RELA on j, a jump to the hook (a"
+                                + " tail call)",
+                        "reference to _mcount not recorded: not a call: R_NDS32_32_RELA in .data, which is not code"),
                 rejected.stream().map(Diagnostic::message).toList());
     }
 
     private static List<String> warnings(FileReport report) {
-        return report.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING).map(Diagnostic::message)
+        return report.diagnostics().stream()
+                .filter(d -> d.severity() == Severity.WARNING)
+                .map(Diagnostic::message)
                 .toList();
     }
 
     private static List<String> notes(FileReport report) {
-        return report.diagnostics().stream().filter(d -> d.severity() == Severity.NOTE).map(Diagnostic::message)
+        return report.diagnostics().stream()
+                .filter(d -> d.severity() == Severity.NOTE)
+                .map(Diagnostic::message)
                 .toList();
     }
 }

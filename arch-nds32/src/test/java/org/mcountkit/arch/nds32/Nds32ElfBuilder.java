@@ -31,20 +31,18 @@ final class Nds32ElfBuilder {
      * what a V3 toolchain stamps; nothing here depends on it.
      */
     private static final int E_FLAGS = 0x30000000 | 0x20 | 0x2;
+
     private static final int EHDR_SIZE = 52;
     private static final int PHDR_SIZE = 32;
     private static final int SHDR_SIZE = 40;
     private static final int SYM_SIZE = 16;
     private static final int RELA_SIZE = 12;
 
-    private record Content(String name, int type, long flags, long address, long align, byte[] bytes) {
-    }
+    private record Content(String name, int type, long flags, long address, long align, byte[] bytes) {}
 
-    private record Sym(String name, String section, long value, long size, int bind, int type) {
-    }
+    private record Sym(String name, String section, long value, long size, int bind, int type) {}
 
-    private record Rela(long offset, int type, String symbol, long addend) {
-    }
+    private record Rela(long offset, int type, String symbol, long addend) {}
 
     private final Endian endian;
     private final boolean linked;
@@ -69,8 +67,8 @@ final class Nds32ElfBuilder {
 
     /** An executable PROGBITS section (flags AX). */
     Nds32ElfBuilder code(String name, long address, byte[] bytes) {
-        contents.add(new Content(name, Section.SHT_PROGBITS, Section.SHF_ALLOC | Section.SHF_EXECINSTR, address, 4,
-                bytes));
+        contents.add(
+                new Content(name, Section.SHT_PROGBITS, Section.SHF_ALLOC | Section.SHF_EXECINSTR, address, 4, bytes));
         return this;
     }
 
@@ -81,8 +79,7 @@ final class Nds32ElfBuilder {
 
     /** A writable data section (flags WA). */
     Nds32ElfBuilder data(String name, long address, byte[] bytes) {
-        contents.add(new Content(name, Section.SHT_PROGBITS, Section.SHF_ALLOC | Section.SHF_WRITE, address, 4,
-                bytes));
+        contents.add(new Content(name, Section.SHT_PROGBITS, Section.SHF_ALLOC | Section.SHF_WRITE, address, 4, bytes));
         return this;
     }
 
@@ -137,9 +134,11 @@ final class Nds32ElfBuilder {
             symbolIndex.put(c.name(), symbolEntries.size());
             symbolEntries.add(symbol(0, c.address(), 0, Symbol.STB_LOCAL, Symbol.STT_SECTION, index.get(c.name())));
         }
-        List<Sym> ordered = new ArrayList<>(symbols.stream().filter(s -> s.bind() == Symbol.STB_LOCAL).toList());
+        List<Sym> ordered = new ArrayList<>(
+                symbols.stream().filter(s -> s.bind() == Symbol.STB_LOCAL).toList());
         int localCount = symbolEntries.size() + ordered.size();
-        ordered.addAll(symbols.stream().filter(s -> s.bind() != Symbol.STB_LOCAL).toList());
+        ordered.addAll(
+                symbols.stream().filter(s -> s.bind() != Symbol.STB_LOCAL).toList());
         for (Sym s : ordered) {
             symbolIndex.put(s.name(), symbolEntries.size());
             int shndx = s.section() == null ? Symbol.SHN_UNDEF : index.get(s.section());
@@ -160,14 +159,27 @@ final class Nds32ElfBuilder {
         StringTable names = new StringTable();
         List<byte[]> headers = new ArrayList<>();
         ByteBuffer file = buffer(1 << 20);
-        int phnum = linked ? (int) contents.stream().filter(c -> (c.flags() & Section.SHF_ALLOC) != 0).count() : 0;
+        int phnum = linked
+                ? (int) contents.stream()
+                        .filter(c -> (c.flags() & Section.SHF_ALLOC) != 0)
+                        .count()
+                : 0;
         file.position(EHDR_SIZE + phnum * PHDR_SIZE);
         headers.add(new byte[SHDR_SIZE]);
         List<long[]> loads = new ArrayList<>();
         for (Content c : contents) {
             long offset = place(file, c.bytes(), c.align());
-            headers.add(sectionHeader(names.add(c.name()), c.type(), c.flags(), c.address(), offset, c.bytes().length,
-                    0, 0, c.align(), 0));
+            headers.add(sectionHeader(
+                    names.add(c.name()),
+                    c.type(),
+                    c.flags(),
+                    c.address(),
+                    offset,
+                    c.bytes().length,
+                    0,
+                    0,
+                    c.align(),
+                    0));
             if (linked && (c.flags() & Section.SHF_ALLOC) != 0) {
                 loads.add(new long[] {offset, c.address(), c.bytes().length, c.flags()});
             }
@@ -175,18 +187,36 @@ final class Nds32ElfBuilder {
         int r = 0;
         for (String section : relocations.keySet()) {
             long offset = place(file, relaBlobs.get(r), 4);
-            headers.add(sectionHeader(names.add(".rela" + section), Section.SHT_RELA, Section.SHF_INFO_LINK, 0, offset,
-                    relaBlobs.get(r).length, symtab, index.get(section), 4, RELA_SIZE));
+            headers.add(sectionHeader(
+                    names.add(".rela" + section),
+                    Section.SHT_RELA,
+                    Section.SHF_INFO_LINK,
+                    0,
+                    offset,
+                    relaBlobs.get(r).length,
+                    symtab,
+                    index.get(section),
+                    4,
+                    RELA_SIZE));
             r++;
         }
         byte[] symbolBytes = concat(symbolEntries);
         long symOffset = place(file, symbolBytes, 4);
-        headers.add(sectionHeader(names.add(".symtab"), Section.SHT_SYMTAB, 0, 0, symOffset, symbolBytes.length,
-                strtab, localCount, 4, SYM_SIZE));
+        headers.add(sectionHeader(
+                names.add(".symtab"),
+                Section.SHT_SYMTAB,
+                0,
+                0,
+                symOffset,
+                symbolBytes.length,
+                strtab,
+                localCount,
+                4,
+                SYM_SIZE));
         byte[] stringBytes = strings.bytes();
         long strOffset = place(file, stringBytes, 1);
-        headers.add(sectionHeader(names.add(".strtab"), Section.SHT_STRTAB, 0, 0, strOffset, stringBytes.length, 0, 0,
-                1, 0));
+        headers.add(sectionHeader(
+                names.add(".strtab"), Section.SHT_STRTAB, 0, 0, strOffset, stringBytes.length, 0, 0, 1, 0));
         int shstrtabName = names.add(".shstrtab");
         byte[] nameBytes = names.bytes();
         long namesOffset = place(file, nameBytes, 1);
@@ -198,16 +228,31 @@ final class Nds32ElfBuilder {
         file.put(new byte[] {0x7f, 'E', 'L', 'F', 1, (byte) (endian == Endian.LITTLE ? 1 : 2), 1, 0});
         file.put(new byte[8]);
         long entry = linked && !contents.isEmpty() ? contents.get(0).address() : 0;
-        file.putShort((short) (linked ? ET_EXEC : ET_REL)).putShort((short) EM_NDS32).putInt(1).putInt((int) entry)
-                .putInt(phnum == 0 ? 0 : EHDR_SIZE).putInt((int) shoff).putInt(E_FLAGS).putShort((short) EHDR_SIZE)
-                .putShort((short) (phnum == 0 ? 0 : PHDR_SIZE)).putShort((short) phnum)
-                .putShort((short) SHDR_SIZE).putShort((short) sectionCount).putShort((short) shstrtab);
+        file.putShort((short) (linked ? ET_EXEC : ET_REL))
+                .putShort((short) EM_NDS32)
+                .putInt(1)
+                .putInt((int) entry)
+                .putInt(phnum == 0 ? 0 : EHDR_SIZE)
+                .putInt((int) shoff)
+                .putInt(E_FLAGS)
+                .putShort((short) EHDR_SIZE)
+                .putShort((short) (phnum == 0 ? 0 : PHDR_SIZE))
+                .putShort((short) phnum)
+                .putShort((short) SHDR_SIZE)
+                .putShort((short) sectionCount)
+                .putShort((short) shstrtab);
         for (long[] load : loads) {
             // p_flags: PF_R, plus PF_X for code and PF_W for data.
-            int flags = 4 | ((load[3] & Section.SHF_EXECINSTR) != 0 ? 1 : 0)
-                    | ((load[3] & Section.SHF_WRITE) != 0 ? 2 : 0);
-            file.putInt(1).putInt((int) load[0]).putInt((int) load[1]).putInt((int) load[1]).putInt((int) load[2])
-                    .putInt((int) load[2]).putInt(flags).putInt(4);
+            int flags =
+                    4 | ((load[3] & Section.SHF_EXECINSTR) != 0 ? 1 : 0) | ((load[3] & Section.SHF_WRITE) != 0 ? 2 : 0);
+            file.putInt(1)
+                    .putInt((int) load[0])
+                    .putInt((int) load[1])
+                    .putInt((int) load[1])
+                    .putInt((int) load[2])
+                    .putInt((int) load[2])
+                    .putInt(flags)
+                    .putInt(4);
         }
         byte[] out = new byte[end];
         file.position(0);
@@ -220,15 +265,39 @@ final class Nds32ElfBuilder {
     }
 
     private byte[] symbol(int name, long value, long size, int bind, int type, int shndx) {
-        return buffer(SYM_SIZE).putInt(name).putInt((int) value).putInt((int) size).put((byte) (bind << 4 | type))
-                .put((byte) 0).putShort((short) shndx).array();
+        return buffer(SYM_SIZE)
+                .putInt(name)
+                .putInt((int) value)
+                .putInt((int) size)
+                .put((byte) (bind << 4 | type))
+                .put((byte) 0)
+                .putShort((short) shndx)
+                .array();
     }
 
-    private byte[] sectionHeader(int name, int type, long flags, long address, long offset, long size, int link,
-            int info, long align, long entsize) {
-        return buffer(SHDR_SIZE).putInt(name).putInt(type).putInt((int) flags).putInt((int) address)
-                .putInt((int) offset).putInt((int) size).putInt(link).putInt(info).putInt((int) align)
-                .putInt((int) entsize).array();
+    private byte[] sectionHeader(
+            int name,
+            int type,
+            long flags,
+            long address,
+            long offset,
+            long size,
+            int link,
+            int info,
+            long align,
+            long entsize) {
+        return buffer(SHDR_SIZE)
+                .putInt(name)
+                .putInt(type)
+                .putInt((int) flags)
+                .putInt((int) address)
+                .putInt((int) offset)
+                .putInt((int) size)
+                .putInt(link)
+                .putInt(info)
+                .putInt((int) align)
+                .putInt((int) entsize)
+                .array();
     }
 
     private static long place(ByteBuffer file, byte[] bytes, long align) {

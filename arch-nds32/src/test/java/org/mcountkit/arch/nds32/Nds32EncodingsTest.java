@@ -1,6 +1,5 @@
 package org.mcountkit.arch.nds32;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -80,8 +79,11 @@ class Nds32EncodingsTest {
 
     @Test
     void classifyTellsCallsNopsAndOtherBytes() {
-        ByteBuffer code = ByteBuffer.wrap(concat(encodings.call(0, 0x8000), encodings.nop(12),
-                Nds32Encodings.INSTANCE.relaxedCall(24, 0x8000), HEX.parseHex("4a007820")));
+        ByteBuffer code = ByteBuffer.wrap(concat(
+                encodings.call(0, 0x8000),
+                encodings.nop(12),
+                Nds32Encodings.INSTANCE.relaxedCall(24, 0x8000),
+                HEX.parseHex("4a007820")));
         assertEquals(SiteState.CALL, CodeCheck.of(backend, LE).state(code, 0, 0, 0x8000));
         assertEquals(SiteState.OTHER, CodeCheck.of(backend, LE).state(code, 0, 0, 0x9000));
         assertEquals(SiteState.CALL, CodeCheck.of(backend, BE).state(code, 0, 0, -1));
@@ -101,7 +103,8 @@ class Nds32EncodingsTest {
     }
 
     private static byte[] concat(byte[]... parts) {
-        ByteBuffer b = ByteBuffer.allocate(Arrays.stream(parts).mapToInt(p -> p.length).sum());
+        ByteBuffer b =
+                ByteBuffer.allocate(Arrays.stream(parts).mapToInt(p -> p.length).sum());
         for (byte[] p : parts) {
             b.put(p);
         }

@@ -13,8 +13,8 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -37,8 +37,7 @@ class Nds32LinkedImageTest {
     private final Lister lister = new Lister(Backends.load());
 
     /** The sites of an image, and the addresses list must report for it. */
-    private record Image(Path path, List<String> sites) {
-    }
+    private record Image(Path path, List<String> sites) {}
 
     @ParameterizedTest
     @EnumSource(Endian.class)
@@ -48,10 +47,16 @@ class Nds32LinkedImageTest {
         FileReport report = lister.list(image.path());
 
         assertTrue(report.linked());
-        assertEquals(image.sites(), report.sites().stream().map(Nds32LinkedImageTest::describe).toList());
-        assertEquals(List.of(".mysec 0x9000 4 u_func _mcount decoded"),
-                report.untracedSites().stream().map(Nds32LinkedImageTest::describe).toList());
-        assertTrue(Toolchain.X86_64.run("readelf", "-hW", image.path().toString()).contains("EXEC"));
+        assertEquals(
+                image.sites(),
+                report.sites().stream().map(Nds32LinkedImageTest::describe).toList());
+        assertEquals(
+                List.of(".mysec 0x9000 4 u_func _mcount decoded"),
+                report.untracedSites().stream()
+                        .map(Nds32LinkedImageTest::describe)
+                        .toList());
+        assertTrue(
+                Toolchain.X86_64.run("readelf", "-hW", image.path().toString()).contains("EXEC"));
     }
 
     @ParameterizedTest
@@ -61,11 +66,18 @@ class Nds32LinkedImageTest {
 
         FileReport report = lister.list(image.path());
 
-        assertEquals(image.sites().stream().map(s -> s.replace("decoded", "relocation")).toList(),
+        assertEquals(
+                image.sites().stream()
+                        .map(s -> s.replace("decoded", "relocation"))
+                        .toList(),
                 report.sites().stream().map(Nds32LinkedImageTest::describe).toList());
-        assertEquals(List.of("reference to _mcount not recorded: not a call: R_NDS32_25_PCREL_RELA on j, a jump to"
-                + " the hook (a tail call)"), report.diagnostics().stream().map(Diagnostic::message)
-                .filter(m -> m.startsWith("reference")).toList());
+        assertEquals(
+                List.of("reference to _mcount not recorded: not a call: R_NDS32_25_PCREL_RELA on j, a jump to"
+                        + " the hook (a tail call)"),
+                report.diagnostics().stream()
+                        .map(Diagnostic::message)
+                        .filter(m -> m.startsWith("reference"))
+                        .toList());
     }
 
     @ParameterizedTest
@@ -86,16 +98,20 @@ class Nds32LinkedImageTest {
         text.word(Nds32Code.RET_LP);
         long end = TEXT + text.offset();
         Path path = dir.resolve("norelax");
-        Nds32ElfBuilder.image(endian).code(".text", TEXT, text.bytes())
+        Nds32ElfBuilder.image(endian)
+                .code(".text", TEXT, text.bytes())
                 .function("_mcount", ".text", MCOUNT, 4, Symbol.STB_GLOBAL)
                 .function("g_func", ".text", gFunc, sFunc - gFunc, Symbol.STB_GLOBAL)
                 .function("s_func", ".text", sFunc, other - sFunc, Symbol.STB_LOCAL)
-                .function("other", ".text", other, end - other, Symbol.STB_GLOBAL).write(path);
+                .function("other", ".text", other, end - other, Symbol.STB_GLOBAL)
+                .write(path);
 
         FileReport report = lister.list(path);
 
-        assertEquals(List.of(String.format(".text 0x%x 12 g_func+0x4 _mcount decoded", TEXT + first),
-                String.format(".text 0x%x 12 s_func+0x6 _mcount decoded", TEXT + second)),
+        assertEquals(
+                List.of(
+                        String.format(".text 0x%x 12 g_func+0x4 _mcount decoded", TEXT + first),
+                        String.format(".text 0x%x 12 s_func+0x6 _mcount decoded", TEXT + second)),
                 report.sites().stream().map(Nds32LinkedImageTest::describe).toList());
     }
 
@@ -126,7 +142,8 @@ class Nds32LinkedImageTest {
         int untraced = mysec.jalTo(MYSEC, MCOUNT);
         mysec.word(Nds32Code.RET_LP);
 
-        Nds32ElfBuilder b = Nds32ElfBuilder.image(endian).code(".text", TEXT, text.bytes())
+        Nds32ElfBuilder b = Nds32ElfBuilder.image(endian)
+                .code(".text", TEXT, text.bytes())
                 .code(".mysec", MYSEC, mysec.bytes())
                 .function("_mcount", ".text", MCOUNT, 4, Symbol.STB_GLOBAL)
                 .function("g_func", ".text", gFunc, sFunc - gFunc, Symbol.STB_GLOBAL)

@@ -31,8 +31,7 @@ import org.mcountkit.api.Symbol;
 public final class Nds32Objects {
 
     /** Where the traced calls of {@link #pg} sit in .text, and where the untraced one sits in .mysec. */
-    public record Layout(List<Integer> textSites, int untracedSite) {
-    }
+    public record Layout(List<Integer> textSites, int untracedSite) {}
 
     /** How {@link #pg} marks the sections for the linker. */
     public enum Relax {
@@ -44,8 +43,7 @@ public final class Nds32Objects {
         DISABLED
     }
 
-    private Nds32Objects() {
-    }
+    private Nds32Objects() {}
 
     /**
      * A {@code -pg -mcmodel=large} object: global {@code g_func} and local {@code s_func} in
@@ -70,7 +68,9 @@ public final class Nds32Objects {
         int untraced = mysec.longCall();
         mysec.word(Nds32Code.RET_LP);
 
-        Nds32ElfBuilder b = Nds32ElfBuilder.object(endian).code(".text", text.bytes()).code(".mysec", mysec.bytes())
+        Nds32ElfBuilder b = Nds32ElfBuilder.object(endian)
+                .code(".text", text.bytes())
+                .code(".mysec", mysec.bytes())
                 .function("s_func", ".text", sStart, sEnd - sStart, Symbol.STB_LOCAL)
                 .function("g_func", ".text", gStart, gEnd - gStart, Symbol.STB_GLOBAL)
                 .function("u_func", ".mysec", 0, mysec.offset(), Symbol.STB_GLOBAL)
@@ -122,8 +122,11 @@ public final class Nds32Objects {
         text.word(Nds32Code.JAL);
         int j = text.offset();
         text.word(Nds32Code.J);
-        Nds32ElfBuilder b = Nds32ElfBuilder.object(endian).code(".text", text.bytes()).data(".data", 0, new byte[4])
-                .function("f", ".text", 0, text.offset(), Symbol.STB_GLOBAL).undefined("_mcount", Symbol.STB_WEAK);
+        Nds32ElfBuilder b = Nds32ElfBuilder.object(endian)
+                .code(".text", text.bytes())
+                .data(".data", 0, new byte[4])
+                .function("f", ".text", 0, text.offset(), Symbol.STB_GLOBAL)
+                .undefined("_mcount", Symbol.STB_WEAK);
         call(b, ".text", call, false);
         b.rela(".text", sethiR0, R_NDS32_HI20_RELA.number(), "_mcount", 0);
         b.rela(".text", sethiOnly, R_NDS32_HI20_RELA.number(), "_mcount", 0);
@@ -132,8 +135,12 @@ public final class Nds32Objects {
         b.rela(".text", j, R_NDS32_25_PCREL_RELA.number(), "_mcount", 0);
         b.rela(".data", 0, R_NDS32_32_RELA.number(), "_mcount", 0);
         b.write(out);
-        return List.of(".text+0x" + Integer.toHexString(sethiR0), ".text+0x" + Integer.toHexString(sethiOnly),
+        return List.of(
+                ".text+0x" + Integer.toHexString(sethiR0),
+                ".text+0x" + Integer.toHexString(sethiOnly),
                 ".text+0x" + Integer.toHexString(tail),
-                ".text+0x" + Integer.toHexString(jal), ".text+0x" + Integer.toHexString(j), ".data+0x0");
+                ".text+0x" + Integer.toHexString(jal),
+                ".text+0x" + Integer.toHexString(j),
+                ".data+0x0");
     }
 }

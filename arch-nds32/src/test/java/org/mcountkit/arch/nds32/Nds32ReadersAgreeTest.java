@@ -11,12 +11,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * The project's reader and jelf see the same nds32 files, field by field: the builder's objects
@@ -38,7 +38,8 @@ class Nds32ReadersAgreeTest {
         new Recorder(Backends.load()).record(object, RecordOptions.DEFAULT);
 
         assertSame(object);
-        assertTrue(new JelfElfFile(object).sections().stream().anyMatch(s -> s.name().equals("__mcount_loc")));
+        assertTrue(new JelfElfFile(object)
+                .sections().stream().anyMatch(s -> s.name().equals("__mcount_loc")));
     }
 
     private static void assertSame(Path object) throws IOException {

@@ -29,23 +29,33 @@ class Nds32RecognizeTest {
         int at = code.longCall();
         ByteBuffer bytes = ByteBuffer.wrap(code.bytes());
 
-        assertEquals(Recognition.site(at, 12), recognize(bytes, at, Nds32Relocations.R_NDS32_HI20_RELA.number(), false));
-        assertEquals(Recognition.partOfSite(), recognize(bytes, at + 4, Nds32Relocations.R_NDS32_LO12S0_ORI_RELA.number(),
-                false));
-        for (int hint : new int[] {Nds32Relocations.R_NDS32_LONGCALL4.number(), Nds32Relocations.R_NDS32_LONGCALL1.number(),
-            Nds32Relocations.R_NDS32_EMPTY.number(), Nds32Relocations.R_NDS32_PTR_RESOLVED.number()}) {
+        assertEquals(
+                Recognition.site(at, 12), recognize(bytes, at, Nds32Relocations.R_NDS32_HI20_RELA.number(), false));
+        assertEquals(
+                Recognition.partOfSite(),
+                recognize(bytes, at + 4, Nds32Relocations.R_NDS32_LO12S0_ORI_RELA.number(), false));
+        for (int hint : new int[] {
+            Nds32Relocations.R_NDS32_LONGCALL4.number(),
+            Nds32Relocations.R_NDS32_LONGCALL1.number(),
+            Nds32Relocations.R_NDS32_EMPTY.number(),
+            Nds32Relocations.R_NDS32_PTR_RESOLVED.number()
+        }) {
             assertEquals(Recognition.partOfSite(), recognize(bytes, at, hint, false));
         }
     }
 
     @Test
     void aSethiOriJral5CallIsRejectedBecauseTheKernelPatches12Bytes() {
-        Nds32Code code = new Nds32Code().word(Nds32Code.SETHI_TA).word(Nds32Code.ORI_TA).half(Nds32Code.JRAL5_TA);
+        Nds32Code code =
+                new Nds32Code().word(Nds32Code.SETHI_TA).word(Nds32Code.ORI_TA).half(Nds32Code.JRAL5_TA);
 
-        Recognition verdict = recognize(ByteBuffer.wrap(code.bytes()), 0, Nds32Relocations.R_NDS32_HI20_RELA.number(), false);
+        Recognition verdict =
+                recognize(ByteBuffer.wrap(code.bytes()), 0, Nds32Relocations.R_NDS32_HI20_RELA.number(), false);
 
-        assertEquals(Recognition.rejected("sethi/ori/jral5 is a 10-byte call; the kernel patches only the 12-byte"
-                + " sethi/ori/jral (build without 16-bit instructions)"), verdict);
+        assertEquals(
+                Recognition.rejected("sethi/ori/jral5 is a 10-byte call; the kernel patches only the 12-byte"
+                        + " sethi/ori/jral (build without 16-bit instructions)"),
+                verdict);
     }
 
     @Test
@@ -53,26 +63,34 @@ class Nds32RecognizeTest {
         ByteBuffer jal = ByteBuffer.wrap(new Nds32Code().word(Nds32Code.JAL).bytes());
 
         assertEquals(Recognition.site(0, 4), recognize(jal, 0, Nds32Relocations.R_NDS32_25_PCREL_RELA.number(), true));
-        assertEquals(Recognition.Rejected.class,
-                recognize(jal, 0, Nds32Relocations.R_NDS32_25_PCREL_RELA.number(), false).getClass());
+        assertEquals(
+                Recognition.Rejected.class,
+                recognize(jal, 0, Nds32Relocations.R_NDS32_25_PCREL_RELA.number(), false)
+                        .getClass());
     }
 
     @Test
     void oddTruncatedAndDataReferencesAreRejected() {
-        ByteBuffer code = ByteBuffer.wrap(new Nds32Code().word(Nds32Code.SETHI_TA).word(Nds32Code.ORI_TA).bytes());
+        ByteBuffer code = ByteBuffer.wrap(
+                new Nds32Code().word(Nds32Code.SETHI_TA).word(Nds32Code.ORI_TA).bytes());
 
-        assertEquals(Recognition.rejected("not a call: R_NDS32_HI20_RELA at an odd offset"),
+        assertEquals(
+                Recognition.rejected("not a call: R_NDS32_HI20_RELA at an odd offset"),
                 recognize(code, 1, Nds32Relocations.R_NDS32_HI20_RELA.number(), false));
-        assertEquals(Recognition.rejected("not a call: R_NDS32_HI20_RELA loads the hook's address (no ori/jral $lp,"
-                + " $ta follows the sethi)"), recognize(code, 0, Nds32Relocations.R_NDS32_HI20_RELA.number(), false));
-        assertEquals(Recognition.rejected("not a call: R_NDS32_25_PCREL_RELA on a truncated instruction"),
+        assertEquals(
+                Recognition.rejected("not a call: R_NDS32_HI20_RELA loads the hook's address (no ori/jral $lp,"
+                        + " $ta follows the sethi)"),
+                recognize(code, 0, Nds32Relocations.R_NDS32_HI20_RELA.number(), false));
+        assertEquals(
+                Recognition.rejected("not a call: R_NDS32_25_PCREL_RELA on a truncated instruction"),
                 recognize(code, 6, Nds32Relocations.R_NDS32_25_PCREL_RELA.number(), true));
-        assertEquals(Recognition.rejected("not a call: R_NDS32_LO12S0_RELA reference (uses the hook's address)"),
+        assertEquals(
+                Recognition.rejected("not a call: R_NDS32_LO12S0_RELA reference (uses the hook's address)"),
                 recognize(code, 4, Nds32Relocations.R_NDS32_LO12S0_RELA.number(), false));
     }
 
     private Recognition recognize(ByteBuffer code, long offset, int type, boolean linked) {
-        return backend.recognize(new HookReference(TARGET, ".text", code.asReadOnlyBuffer(),
-                new Relocation(offset, type, 1, 0, true), "_mcount", linked));
+        return backend.recognize(new HookReference(
+                TARGET, ".text", code.asReadOnlyBuffer(), new Relocation(offset, type, 1, 0, true), "_mcount", linked));
     }
 }

@@ -22,16 +22,16 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * {@code list} and {@code record} on nds32le and nds32be {@code -pg} objects built from the ABI
@@ -42,12 +42,12 @@ import org.mcountkit.core.RecordOptions;
 class Nds32RecordTest {
 
     /** A line of {@code readelf -rW} on ELF32: offset, info, type, symbol value, symbol name + addend. */
-    private static final Pattern READELF_RELA = Pattern.compile(
-            "^([0-9a-f]{8})\\s+([0-9a-f]{8})\\s+(R_\\S+)\\s+([0-9a-f]{8})\\s+(\\S+) \\+ ([0-9a-f]+)$");
+    private static final Pattern READELF_RELA =
+            Pattern.compile("^([0-9a-f]{8})\\s+([0-9a-f]{8})\\s+(R_\\S+)\\s+([0-9a-f]{8})\\s+(\\S+) \\+ ([0-9a-f]+)$");
 
     /** The two calls of {@link Nds32Objects#pg}: at g_func+0x4 and, after a 16-bit instruction, s_func+0x6. */
-    private static final List<String> EXPECTED_SITES = List.of(".text+0x4 12 g_func+0x4 _mcount relocation",
-            ".text+0x1a 12 s_func+0x6 _mcount relocation");
+    private static final List<String> EXPECTED_SITES =
+            List.of(".text+0x4 12 g_func+0x4 _mcount relocation", ".text+0x1a 12 s_func+0x6 _mcount relocation");
 
     @TempDir
     Path dir;
@@ -63,11 +63,12 @@ class Nds32RecordTest {
         FileReport report = new Lister(backends).list(object);
 
         assertEquals(endian == Endian.BIG ? "nds32be" : "nds32le", report.machine());
-        assertEquals(EXPECTED_SITES,
-                report.sites().stream().map(SiteText::line).toList());
-        assertEquals(layout.textSites().stream().map(o -> (long) o).toList(),
+        assertEquals(EXPECTED_SITES, report.sites().stream().map(SiteText::line).toList());
+        assertEquals(
+                layout.textSites().stream().map(o -> (long) o).toList(),
                 report.sites().stream().map(CallSite::offset).toList());
-        assertEquals(List.of(".mysec+0x0 12 u_func _mcount relocation"),
+        assertEquals(
+                List.of(".mysec+0x0 12 u_func _mcount relocation"),
                 report.untracedSites().stream().map(SiteText::line).toList());
         assertFalse(report.hasWarnings(), report.diagnostics().toString());
     }
@@ -81,8 +82,14 @@ class Nds32RecordTest {
         FileReport report = new Recorder(backends).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed(), report.diagnostics().toString());
-        List<String> expected = layout.textSites().stream().map(o -> ".text+0x" + Integer.toHexString(o)).toList();
-        assertEquals(expected, TableOracle.entries(object, "__mcount_loc").stream().map(Object::toString).toList());
+        List<String> expected = layout.textSites().stream()
+                .map(o -> ".text+0x" + Integer.toHexString(o))
+                .toList();
+        assertEquals(
+                expected,
+                TableOracle.entries(object, "__mcount_loc").stream()
+                        .map(Object::toString)
+                        .toList());
 
         // readelf: the type name, the base symbol (the .text section symbol, the lowest-numbered
         // LOCAL/GLOBAL symbol of .text, as the C tool picks) and the addends, decoded from
@@ -103,16 +110,21 @@ class Nds32RecordTest {
         }
         List<String> wanted = new ArrayList<>();
         for (int i = 0; i < layout.textSites().size(); i++) {
-            wanted.add(String.format("%08x R_NDS32_32_RELA .text +0x%x", 4 * i, layout.textSites().get(i)));
+            wanted.add(String.format(
+                    "%08x R_NDS32_32_RELA .text +0x%x",
+                    4 * i, layout.textSites().get(i)));
         }
         assertEquals(wanted, decoded, readelf);
 
         // The raw entries, read with the file's byte order by hand: r_offset, r_info, r_addend.
         ElfFile jelf = new JelfElfFile(object);
-        Section rela = jelf.sections().stream().filter(s -> s.name().equals(".rela__mcount_loc")).findFirst()
+        Section rela = jelf.sections().stream()
+                .filter(s -> s.name().equals(".rela__mcount_loc"))
+                .findFirst()
                 .orElseThrow();
         ByteBuffer raw = ByteBuffer.wrap(Files.readAllBytes(object), (int) rela.offset(), (int) rela.size())
-                .slice().order(endian.order());
+                .slice()
+                .order(endian.order());
         List<Relocation> jelfRelocations = jelf.relocations(rela);
         assertEquals(layout.textSites().size(), jelfRelocations.size());
         for (int i = 0; i < jelfRelocations.size(); i++) {
@@ -122,7 +134,8 @@ class Nds32RecordTest {
             assertEquals(r.symbolIndex() << 8 | Nds32Relocations.R_NDS32_32_RELA.number(), raw.getInt(12 * i + 4));
             assertEquals(r.addend(), raw.getInt(12 * i + 8));
             Symbol base = jelf.symbol(r.symbolIndex());
-            assertTrue(base.isSectionSymbol() && jelf.section(base.sectionIndex()).name().equals(".text"));
+            assertTrue(base.isSectionSymbol()
+                    && jelf.section(base.sectionIndex()).name().equals(".text"));
             assertEquals((long) layout.textSites().get(i), r.addend());
         }
         String hex = Toolchain.X86_64.run("readelf", "-x", "__mcount_loc", object.toString());
@@ -138,15 +151,18 @@ class Nds32RecordTest {
         new Recorder(backends).record(object, RecordOptions.DEFAULT);
 
         ElfFile jelf = new JelfElfFile(object);
-        Section mysec = jelf.sections().stream().filter(s -> s.name().equals(".mysec")).findFirst().orElseThrow();
+        Section mysec = jelf.sections().stream()
+                .filter(s -> s.name().equals(".mysec"))
+                .findFirst()
+                .orElseThrow();
         byte[] nops = new byte[12];
         jelf.bytes(mysec).get(layout.untracedSite(), nops);
         byte[] nop = {0x40, 0x00, 0x00, 0x09};
         assertArrayEquals(concat(nop, nop, nop), nops);
         String readelf = Toolchain.X86_64.run("readelf", "-rW", object.toString());
         String mysecRelocations = readelf.substring(readelf.indexOf("'.rela.mysec'"));
-        mysecRelocations = mysecRelocations.substring(0, mysecRelocations.indexOf("\n\n") < 0
-                ? mysecRelocations.length() : mysecRelocations.indexOf("\n\n"));
+        mysecRelocations = mysecRelocations.substring(
+                0, mysecRelocations.indexOf("\n\n") < 0 ? mysecRelocations.length() : mysecRelocations.indexOf("\n\n"));
         assertEquals(2, mysecRelocations.split("R_NDS32_NONE", -1).length - 1, mysecRelocations);
         assertFalse(mysecRelocations.contains("R_NDS32_HI20_RELA"), mysecRelocations);
     }
@@ -165,8 +181,7 @@ class Nds32RecordTest {
 
         assertFalse(again.changed());
         assertArrayEquals(once, Files.readAllBytes(object));
-        assertEquals(EXPECTED_SITES,
-                listed.sites().stream().map(SiteText::line).toList());
+        assertEquals(EXPECTED_SITES, listed.sites().stream().map(SiteText::line).toList());
         assertTrue(listed.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION));
     }
 

@@ -30,15 +30,16 @@ class Nds32RelocationNamesTest {
 
     @Test
     void readelfNamesEveryTypeAsTheBackendDoes() {
-        Nds32ElfBuilder b = Nds32ElfBuilder.object(Endian.BIG).code(".text", new byte[4])
-                .undefined("_mcount", Symbol.STB_WEAK);
+        Nds32ElfBuilder b =
+                Nds32ElfBuilder.object(Endian.BIG).code(".text", new byte[4]).undefined("_mcount", Symbol.STB_WEAK);
         List<Integer> types = new ArrayList<>(new TreeSet<>(Nds32Relocations.TABLE.numbers()));
         types.forEach(t -> b.rela(".text", 0, t, "_mcount", 0));
         Path object = dir.resolve("names.o");
         b.write(object);
 
         Map<Integer, String> printed = new TreeMap<>();
-        for (String line : Toolchain.X86_64.run("readelf", "-rW", object.toString()).split("\n")) {
+        for (String line :
+                Toolchain.X86_64.run("readelf", "-rW", object.toString()).split("\n")) {
             Matcher m = LINE.matcher(line.trim());
             if (m.matches()) {
                 printed.put(Integer.parseInt(m.group(1), 16) & 0xff, m.group(2));

@@ -82,10 +82,17 @@ public final class RiscvBackend implements ArchBackend {
     private static final String[] HOOKS = {"_mcount", "mcount"};
 
     /** A weak hook left undefined is the one call BFD ld does not relax (see README, RISC-V). */
-    private static final Abi RV64 = Abi.builder("riscv64", ElfClass.ELF64).hooks(HOOKS)
-            .relocations(Relocations.TABLE, Relocations.R_RISCV_64).hookShouldBeWeak().build();
-    private static final Abi RV32 = Abi.builder("riscv32", ElfClass.ELF32).hooks(HOOKS)
-            .relocations(Relocations.TABLE, Relocations.R_RISCV_32).hookShouldBeWeak().build();
+    private static final Abi RV64 = Abi.builder("riscv64", ElfClass.ELF64)
+            .hooks(HOOKS)
+            .relocations(Relocations.TABLE, Relocations.R_RISCV_64)
+            .hookShouldBeWeak()
+            .build();
+
+    private static final Abi RV32 = Abi.builder("riscv32", ElfClass.ELF32)
+            .hooks(HOOKS)
+            .relocations(Relocations.TABLE, Relocations.R_RISCV_32)
+            .hookShouldBeWeak()
+            .build();
 
     /** {@code auipc} + {@code jalr}: the call as compilers emit it. */
     private static final int PAIR = RiscvEncodings.SITE_LENGTH;
@@ -128,7 +135,8 @@ public final class RiscvBackend implements ArchBackend {
             return Recognition.rejected("not a call site: " + name + " in an object (compilers call the hook with"
                     + " auipc+jalr, the 8 bytes ftrace patches)");
         }
-        int length = type == R_RISCV_RVC_JUMP ? RiscvInstructions.COMPRESSED_LENGTH
+        int length = type == R_RISCV_RVC_JUMP
+                ? RiscvInstructions.COMPRESSED_LENGTH
                 : type == R_RISCV_JAL ? RiscvInstructions.LENGTH : PAIR;
         if (at % RiscvInstructions.COMPRESSED_LENGTH != 0 || !ref.inSection(at, length)) {
             return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
@@ -141,8 +149,12 @@ public final class RiscvBackend implements ArchBackend {
         if (type == R_RISCV_RVC_JUMP) {
             return relaxedCJal(ref.target(), name, RiscvInstructions.parcel(code, offset), at);
         }
-        return auipcJalr(name, RiscvInstructions.word(code, offset),
-                RiscvInstructions.word(code, offset + RiscvInstructions.LENGTH), at, ref.linked());
+        return auipcJalr(
+                name,
+                RiscvInstructions.word(code, offset),
+                RiscvInstructions.word(code, offset + RiscvInstructions.LENGTH),
+                at,
+                ref.linked());
     }
 
     private static Recognition auipcJalr(String name, int auipc, int jalr, long at, boolean linked) {
@@ -151,7 +163,8 @@ public final class RiscvBackend implements ArchBackend {
             return Recognition.site(at, PAIR);
         }
         // BFD ld links a call to an undefined weak hook as auipc ra, 0; jalr ra, 0(zero): still the 8-byte site
-        if (linked && RiscvInstructions.isAuipc(auipc, RiscvInstructions.RA)
+        if (linked
+                && RiscvInstructions.isAuipc(auipc, RiscvInstructions.RA)
                 && RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, 0)) {
             return Recognition.site(at, PAIR);
         }
@@ -159,8 +172,8 @@ public final class RiscvBackend implements ArchBackend {
         if (RiscvInstructions.isAuipc(auipc, scratch) && RiscvInstructions.isJalr(jalr, 0, scratch)) {
             return Recognition.rejected("not a call: " + name + " on auipc+jr, a jump to the hook (a tail call)");
         }
-        return Recognition.rejected(String.format("not a call: %s on the words %08x %08x, which are not"
-                + " auipc ra + jalr ra", name, auipc, jalr));
+        return Recognition.rejected(String.format(
+                "not a call: %s on the words %08x %08x, which are not" + " auipc ra + jalr ra", name, auipc, jalr));
     }
 
     private static Recognition relaxedJal(String name, int word, long at) {
@@ -170,8 +183,8 @@ public final class RiscvBackend implements ArchBackend {
         if (RiscvInstructions.isJal(word, 0)) {
             return Recognition.rejected("not a call: " + name + " on a j, a jump to the hook (a tail call)");
         }
-        return Recognition.rejected(String.format("not a call: %s on the word %08x, which is not a jal ra", name,
-                word));
+        return Recognition.rejected(
+                String.format("not a call: %s on the word %08x, which is not a jal ra", name, word));
     }
 
     /** c.jal exists in RV32C only; in RV64 R_RISCV_RVC_JUMP can only be a c.j. */
@@ -179,8 +192,8 @@ public final class RiscvBackend implements ArchBackend {
         if (!target.is64() && RiscvInstructions.isCJal(parcel)) {
             return Recognition.site(at, RiscvInstructions.COMPRESSED_LENGTH);
         }
-        return Recognition.rejected(String.format("not a call: %s on the parcel %04x, which is not a c.jal", name,
-                parcel));
+        return Recognition.rejected(
+                String.format("not a call: %s on the parcel %04x, which is not a c.jal", name, parcel));
     }
 
     @Override
@@ -214,8 +227,8 @@ public final class RiscvBackend implements ArchBackend {
             return new Instruction.Nop(RiscvInstructions.COMPRESSED_LENGTH);
         }
         if (!code.target().is64() && RiscvInstructions.isCJal(parcel)) {
-            return new Instruction.Call(RiscvInstructions.COMPRESSED_LENGTH, RiscvInstructions.cJalTarget(parcel,
-                    address));
+            return new Instruction.Call(
+                    RiscvInstructions.COMPRESSED_LENGTH, RiscvInstructions.cJalTarget(parcel, address));
         }
         int length = RiscvInstructions.length(parcel);
         if (length != RiscvInstructions.LENGTH || !code.has(offset, length)) {

@@ -26,8 +26,8 @@ public enum RiscvEncodings implements PatchEncodings {
     @Override
     public byte[] nop(int length) {
         if (length <= 0 || length % RiscvInstructions.COMPRESSED_LENGTH != 0) {
-            throw new EncodingException("no RISC-V NOP sequence of " + length
-                    + " bytes: instructions are 2 (compressed) or 4 bytes");
+            throw new EncodingException(
+                    "no RISC-V NOP sequence of " + length + " bytes: instructions are 2 (compressed) or 4 bytes");
         }
         byte[] out = new byte[length];
         byte[] nop = RiscvInstructions.bytes(RiscvInstructions.NOP);

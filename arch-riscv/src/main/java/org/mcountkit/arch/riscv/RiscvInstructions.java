@@ -24,6 +24,7 @@ final class RiscvInstructions {
 
     /** Return address register {@code ra} (x1) and the kernel's detour register {@code t0} (x5). */
     static final int RA = 1;
+
     static final int T0 = 5;
 
     private static final int OPCODE_MASK = 0x7f;
@@ -33,13 +34,13 @@ final class RiscvInstructions {
 
     /** C.JAL (RV32C only; RV64C reuses the encoding for C.ADDIW): funct3 001, quadrant 01. */
     private static final int C_JAL = 0x2001;
+
     private static final int C_FUNCT3_QUADRANT_MASK = 0xe003;
 
     /** Reach of JAL's imm20 (in units of 2 bytes): [-1 MiB, +1 MiB - 2]. */
     static final long JAL_RANGE = 1L << 20;
 
-    private RiscvInstructions() {
-    }
+    private RiscvInstructions() {}
 
     /** The 16-bit parcel at {@code offset}, read little-endian whatever the buffer's order. */
     static int parcel(ByteBuffer code, int offset) {
@@ -145,14 +146,14 @@ final class RiscvInstructions {
     static int[] auipcJalr(long address, long target, int rd) {
         long distance = target - address;
         if (distance % 2 != 0) {
-            throw new EncodingException(String.format("call from 0x%x to 0x%x: distance %d is odd", address, target,
-                    distance));
+            throw new EncodingException(
+                    String.format("call from 0x%x to 0x%x: distance %d is odd", address, target, distance));
         }
         long hi = (distance + 0x800) >> 12;
         if (hi < -(1L << 19) || hi >= 1L << 19) {
             throw new EncodingException(String.format(
-                    "call from 0x%x to 0x%x: distance %d is outside the +/-2 GiB reach of auipc+jalr", address, target,
-                    distance));
+                    "call from 0x%x to 0x%x: distance %d is outside the +/-2 GiB reach of auipc+jalr",
+                    address, target, distance));
         }
         long lo = distance - (hi << 12);
         int auipc = (int) (hi << 12) | rd << 7 | OP_AUIPC;
@@ -168,19 +169,20 @@ final class RiscvInstructions {
     static int jal(long address, long target, int rd) {
         long distance = target - address;
         if (distance % 2 != 0) {
-            throw new EncodingException(String.format("jal from 0x%x to 0x%x: distance %d is odd", address, target,
-                    distance));
+            throw new EncodingException(
+                    String.format("jal from 0x%x to 0x%x: distance %d is odd", address, target, distance));
         }
         if (distance < -JAL_RANGE || distance >= JAL_RANGE) {
             throw new EncodingException(String.format(
-                    "jal from 0x%x to 0x%x: distance %d is outside the +/-1 MiB reach of jal", address, target,
-                    distance));
+                    "jal from 0x%x to 0x%x: distance %d is outside the +/-1 MiB reach of jal",
+                    address, target, distance));
         }
         int imm = (int) distance;
         return ((imm >>> 20) & 0x1) << 31
                 | ((imm >>> 1) & 0x3ff) << 21
                 | ((imm >>> 11) & 0x1) << 20
                 | ((imm >>> 12) & 0xff) << 12
-                | rd << 7 | OP_JAL;
+                | rd << 7
+                | OP_JAL;
     }
 }

@@ -36,7 +36,8 @@ enum Compiler {
         List<String> all = new ArrayList<>(abi);
         all.addAll(Arrays.asList(flags));
         String[] args = all.toArray(String[]::new);
-        return this == CLANG ? Clang.compile("riscv64-linux-gnu", source, out, args)
+        return this == CLANG
+                ? Clang.compile("riscv64-linux-gnu", source, out, args)
                 : Toolchain.RISCV64.compile(source, out, args);
     }
 
@@ -51,8 +52,8 @@ enum Compiler {
 
     /** Links {@code objects} into {@code out} with riscv64-linux-gnu-ld, entry {@code _start}, plus {@code flags}. */
     Path link(Path out, List<Path> objects, String... flags) {
-        List<String> command = new ArrayList<>(List.of(Toolchain.RISCV64.tool("ld"), "-m", emulation(), "-e",
-                "_start"));
+        List<String> command =
+                new ArrayList<>(List.of(Toolchain.RISCV64.tool("ld"), "-m", emulation(), "-e", "_start"));
         command.addAll(Arrays.asList(flags));
         objects.forEach(o -> command.add(o.toString()));
         command.addAll(List.of("-o", out.toString()));

@@ -3,8 +3,8 @@ package org.mcountkit.arch.riscv;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.mcountkit.core.testkit.ObjdumpCode.Instruction;
 import org.mcountkit.core.testkit.ObjdumpCode;
+import org.mcountkit.core.testkit.ObjdumpCode.Instruction;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
@@ -30,9 +30,11 @@ record Disassembly(List<Instruction> instructions) {
         for (int i = 0; i + 1 < instructions.size(); i++) {
             Instruction auipc = instructions.get(i);
             Instruction jalr = instructions.get(i + 1);
-            if (auipc.mnemonic().equals("auipc") && auipc.operands().startsWith("ra,")
+            if (auipc.mnemonic().equals("auipc")
+                    && auipc.operands().startsWith("ra,")
                     && (auipc.hasReloc("R_RISCV_CALL_PLT", symbol) || auipc.hasReloc("R_RISCV_CALL", symbol))
-                    && jalr.mnemonic().equals("jalr") && jalr.operands().startsWith("ra")) {
+                    && jalr.mnemonic().equals("jalr")
+                    && jalr.operands().startsWith("ra")) {
                 calls.add(auipc);
             }
         }
@@ -42,7 +44,8 @@ record Disassembly(List<Instruction> instructions) {
     /** Every {@code jal} (4-byte or, in RV32C, 2-byte) objdump resolves to {@code <symbol>} in a linked image. */
     List<Instruction> jalsTo(String symbol) {
         return instructions.stream()
-                .filter(i -> i.mnemonic().equals("jal") && i.operands().endsWith("<" + symbol + ">")).toList();
+                .filter(i -> i.mnemonic().equals("jal") && i.operands().endsWith("<" + symbol + ">"))
+                .toList();
     }
 
     /** The {@code auipc} of every {@code auipc ra; jalr ra} pair objdump resolves to {@code <symbol>} in a linked image. */
@@ -51,8 +54,10 @@ record Disassembly(List<Instruction> instructions) {
         for (int i = 0; i + 1 < instructions.size(); i++) {
             Instruction auipc = instructions.get(i);
             Instruction jalr = instructions.get(i + 1);
-            if (auipc.mnemonic().equals("auipc") && auipc.operands().startsWith("ra,")
-                    && jalr.mnemonic().equals("jalr") && jalr.operands().endsWith("<" + symbol + ">")) {
+            if (auipc.mnemonic().equals("auipc")
+                    && auipc.operands().startsWith("ra,")
+                    && jalr.mnemonic().equals("jalr")
+                    && jalr.operands().endsWith("<" + symbol + ">")) {
                 calls.add(auipc);
             }
         }
@@ -61,7 +66,9 @@ record Disassembly(List<Instruction> instructions) {
 
     /** The instruction at {@code address} (linked) or {@code section+offset} (object), if objdump shows one there. */
     Instruction at(String section, long offset) {
-        return instructions.stream().filter(i -> i.section().equals(section) && i.offset() == offset).findFirst()
+        return instructions.stream()
+                .filter(i -> i.section().equals(section) && i.offset() == offset)
+                .findFirst()
                 .orElse(null);
     }
 }

@@ -33,8 +33,21 @@ class RiscvEncodingsTest {
     @Test
     void anAuipcJalrCallDecodesBackToItsTargetAndObjdumpAgrees() throws IOException {
         // the pair reaches [-2 GiB - 2 KiB, +2 GiB - 2 KiB): hi20 is rounded so the signed lo12 makes up the rest
-        long[] distances = {0, 2, -2, 0x7fe, 0x800, -0x800, -0x802, 0xffe, 0x1000, GIB_2 - 0x802, -GIB_2 - 0x800,
-            0x12345676, -0x76543210};
+        long[] distances = {
+            0,
+            2,
+            -2,
+            0x7fe,
+            0x800,
+            -0x800,
+            -0x802,
+            0xffe,
+            0x1000,
+            GIB_2 - 0x802,
+            -GIB_2 - 0x800,
+            0x12345676,
+            -0x76543210
+        };
         List<Long> targets = new ArrayList<>();
         ByteArrayOutputStream code = new ByteArrayOutputStream();
         Random random = new Random(243);
@@ -58,7 +71,8 @@ class RiscvEncodingsTest {
             assertEquals("auipc", auipc.mnemonic());
             assertTrue(auipc.operands().startsWith("ra,"), auipc.toString());
             assertEquals("jalr", jalr.mnemonic());
-            assertTrue(jalr.operands().matches("(-?\\d+\\(ra\\)|ra) # 0x" + Long.toHexString(targets.get(i))),
+            assertTrue(
+                    jalr.operands().matches("(-?\\d+\\(ra\\)|ra) # 0x" + Long.toHexString(targets.get(i))),
                     "objdump's target of " + jalr + " vs 0x" + Long.toHexString(targets.get(i)));
         }
     }
@@ -83,7 +97,8 @@ class RiscvEncodingsTest {
 
         assertEquals(targets.size(), decoded.size());
         for (int i = 0; i < decoded.size(); i++) {
-            assertEquals("jal 0x" + Long.toHexString(targets.get(i)),
+            assertEquals(
+                    "jal 0x" + Long.toHexString(targets.get(i)),
                     decoded.get(i).mnemonic() + " " + decoded.get(i).operands());
         }
     }
@@ -113,7 +128,8 @@ class RiscvEncodingsTest {
 
         List<ObjdumpCode.Instruction> decoded = disassemble(code.toByteArray());
 
-        assertEquals(List.of("nop 4", "nop 4", "nop 4", "nop 2", "nop 2"),
+        assertEquals(
+                List.of("nop 4", "nop 4", "nop 4", "nop 2", "nop 2"),
                 decoded.stream().map(i -> i.mnemonic() + " " + i.length()).toList());
         assertArrayEquals(new byte[] {0x13, 0, 0, 0, 0x13, 0, 0, 0}, encodings.nop(8));
         assertArrayEquals(new byte[] {0x01, 0x00}, encodings.nop(2));
@@ -125,8 +141,15 @@ class RiscvEncodingsTest {
     /** objdump's reading of raw RV64GC code placed at {@link #BASE}. */
     private List<ObjdumpCode.Instruction> disassemble(byte[] code) throws IOException {
         Path raw = Files.write(dir.resolve("code.bin"), code);
-        String text = Toolchain.RISCV64.run("objdump", "-D", "-b", "binary", "-m", "riscv:rv64",
-                "--adjust-vma=0x" + Long.toHexString(BASE), raw.toString());
+        String text = Toolchain.RISCV64.run(
+                "objdump",
+                "-D",
+                "-b",
+                "binary",
+                "-m",
+                "riscv:rv64",
+                "--adjust-vma=0x" + Long.toHexString(BASE),
+                raw.toString());
         return Disassembly.parse(text).instructions();
     }
 }

@@ -60,12 +60,16 @@ class RiscvLibraryPostLinkTest {
 
     /** The instruction at {@code address}, in whichever section (kernel_like.c also has .init.text). */
     private static ObjdumpCode.Instruction at(Disassembly code, long address) {
-        return code.instructions().stream().filter(i -> i.offset() == address).findFirst()
+        return code.instructions().stream()
+                .filter(i -> i.offset() == address)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no instruction at 0x" + Long.toHexString(address)));
     }
 
     @ParameterizedTest
-    @EnumSource(value = Compiler.class, names = {"GCC", "GCC_RV32"})
+    @EnumSource(
+            value = Compiler.class,
+            names = {"GCC", "GCC_RV32"})
     void verifyFindsExactlyTheStaleEntriesOfARelaxedPerObjectTable(Compiler compiler) {
         Path image = compiler.link(dir.resolve("stale"), objects(compiler, true));
         List<Long> jals = offsets(Disassembly.of(image).jalsTo("_mcount"));
@@ -82,14 +86,19 @@ class RiscvLibraryPostLinkTest {
 
         assertEquals(6, jals.size(), "every call relaxed: " + jals);
         assertFalse(stale.isEmpty(), "relaxation moved some sites: " + words + " vs " + jals);
-        assertEquals(stale, v.findings().stream()
-                .map(f -> String.format("%s+0x%x 0x%x", f.table(), f.entryOffset(), f.address())).toList());
+        assertEquals(
+                stale,
+                v.findings().stream()
+                        .map(f -> String.format("%s+0x%x 0x%x", f.table(), f.entryOffset(), f.address()))
+                        .toList());
         assertEquals(words.size(), v.checked());
         assertEquals(0, v.zeros());
     }
 
     @ParameterizedTest
-    @EnumSource(value = Compiler.class, names = {"GCC", "GCC_RV32"})
+    @EnumSource(
+            value = Compiler.class,
+            names = {"GCC", "GCC_RV32"})
     void theTableOfTheRelaxedImageNamesEveryJalAndVerifiesCleanLinkedIn(Compiler compiler) {
         List<Path> objects = objects(compiler, false);
         Path first = compiler.link(dir.resolve("first"), objects);
@@ -100,9 +109,13 @@ class RiscvLibraryPostLinkTest {
         mcountkit.writeTable(table, TableFormat.OBJECT, tableObject);
 
         assertEquals(6, jals.size(), jals.toString());
-        assertEquals(offsets(jals), table.entries().stream().map(e -> e.site().address()).toList());
-        assertEquals(jals.stream().map(ObjdumpCode.Instruction::length).toList(),
-                table.entries().stream().map(e -> e.site().length()).toList(), "each site is its jal, no more");
+        assertEquals(
+                offsets(jals),
+                table.entries().stream().map(e -> e.site().address()).toList());
+        assertEquals(
+                jals.stream().map(ObjdumpCode.Instruction::length).toList(),
+                table.entries().stream().map(e -> e.site().length()).toList(),
+                "each site is its jal, no more");
         List<Path> withTable = new ArrayList<>(objects);
         withTable.add(tableObject);
         Path again = compiler.link(dir.resolve("again"), withTable);
@@ -136,7 +149,8 @@ class RiscvLibraryPostLinkTest {
         for (int i = 0; i < before.length; i++) {
             long at = i;
             if (before[i] != patched[i]) {
-                assertTrue(jals.stream().map(j -> Images.fileOffset(image, j)).anyMatch(j -> at >= j && at < j + 4),
+                assertTrue(
+                        jals.stream().map(j -> Images.fileOffset(image, j)).anyMatch(j -> at >= j && at < j + 4),
                         "byte 0x" + Long.toHexString(at) + " changed outside every jal");
             }
         }

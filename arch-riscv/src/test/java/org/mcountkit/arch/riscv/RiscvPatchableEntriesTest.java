@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.ObjdumpCode;
@@ -45,8 +45,8 @@ class RiscvPatchableEntriesTest {
 
     @ParameterizedTest(name = "{0} {1} ={3},{4}")
     @MethodSource("objects")
-    void listGivesExactlyTheCompilersEntriesMappedToTheirFunctions(Compiler compiler, String[] march, int nopSize,
-            int nops, int before) {
+    void listGivesExactlyTheCompilersEntriesMappedToTheirFunctions(
+            Compiler compiler, String[] march, int nopSize, int nops, int before) {
         List<String> flags = new ArrayList<>(List.of(march));
         flags.add("-DHOOK_SYMBOL=_mcount");
         flags.add("-fpatchable-function-entry=" + nops + (before > 0 ? "," + before : ""));
@@ -67,8 +67,10 @@ class RiscvPatchableEntriesTest {
 
         // kernel_like.c has 7 functions; notrace does not suppress patchable entries
         assertEquals(7, expected.size(), expected.toString());
-        List<String> listed = report.sites().stream().filter(s -> s.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES)
-                .map(SiteText::line).toList();
+        List<String> listed = report.sites().stream()
+                .filter(s -> s.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES)
+                .map(SiteText::line)
+                .toList();
         assertEquals(expected, listed);
         assertEquals(7, report.sites().size(), report.sites().toString());
     }
@@ -76,7 +78,9 @@ class RiscvPatchableEntriesTest {
     /** The FUNC symbol starting at {@code offset} of {@code section}, read with jelf. */
     private static String functionAt(JelfElfFile elf, String section, long offset) {
         for (Symbol s : elf.symbols()) {
-            if (s.isFunction() && s.isInSection() && s.value() == offset
+            if (s.isFunction()
+                    && s.isInSection()
+                    && s.value() == offset
                     && elf.section(s.sectionIndex()).name().equals(section)) {
                 return s.name();
             }
@@ -89,7 +93,8 @@ class RiscvPatchableEntriesTest {
         int count = 0;
         ObjdumpCode.Instruction i;
         while ((i = code.at(entry.section(), entry.offset() + (long) size * count)) != null
-                && i.mnemonic().equals("nop") && i.length() == size) {
+                && i.mnemonic().equals("nop")
+                && i.length() == size) {
             count++;
         }
         return count;

@@ -16,8 +16,8 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
@@ -36,7 +36,8 @@ class RiscvPgSitesTest {
     private final Lister lister = new Lister(Backends.load());
 
     static Stream<Arguments> objects() {
-        return Stream.of(Arguments.of(Compiler.GCC, new String[] {}),
+        return Stream.of(
+                Arguments.of(Compiler.GCC, new String[] {}),
                 Arguments.of(Compiler.GCC, new String[] {"-mno-relax"}),
                 Arguments.of(Compiler.GCC, new String[] {"-mcmodel=medany"}),
                 Arguments.of(Compiler.GCC_RV32, new String[] {}),
@@ -68,7 +69,8 @@ class RiscvPgSitesTest {
         Disassembly code = Disassembly.of(object);
         List<ObjdumpCode.Instruction> calls = code.callsTo("_mcount");
         List<ObjdumpCode.Instruction> others = code.instructions().stream()
-                .filter(i -> i.namesSymbol("_mcount") && !calls.contains(i)).toList();
+                .filter(i -> i.namesSymbol("_mcount") && !calls.contains(i))
+                .toList();
 
         FileReport report = lister.list(object);
 
@@ -78,48 +80,62 @@ class RiscvPgSitesTest {
         for (ObjdumpCode.Instruction other : others) {
             for (ObjdumpCode.Reloc r : other.relocs()) {
                 if (r.symbol().equals("_mcount")) {
-                    assertTrue(hasWarning(report, other.section(), other.offset(), "not a call: " + r.type()),
+                    assertTrue(
+                            hasWarning(report, other.section(), other.offset(), "not a call: " + r.type()),
                             "no rejection of " + r.type() + " at " + other.place() + " in " + report.diagnostics());
                 }
             }
         }
-        assertEquals(others.size(), report.diagnostics().stream()
-                .filter(d -> d.severity() == Severity.WARNING && d.offset() >= 0).count(),
+        assertEquals(
+                others.size(),
+                report.diagnostics().stream()
+                        .filter(d -> d.severity() == Severity.WARNING && d.offset() >= 0)
+                        .count(),
                 report.diagnostics().toString());
     }
 
     @Test
     void aTailCallToTheHookIsRejectedAndItsPrologueCallKept() {
-        Path object = Toolchain.RISCV64.compile(Samples.write(dir, "tail.c", Sources.TAIL_CALL),
-                dir.resolve("tail.o"), "-pg");
+        Path object = Toolchain.RISCV64.compile(
+                Samples.write(dir, "tail.c", Sources.TAIL_CALL), dir.resolve("tail.o"), "-pg");
         Disassembly code = Disassembly.of(object);
         ObjdumpCode.Instruction tail = code.instructions().stream()
-                .filter(i -> i.mnemonic().equals("auipc") && i.operands().startsWith("t1,")
+                .filter(i -> i.mnemonic().equals("auipc")
+                        && i.operands().startsWith("t1,")
                         && i.hasReloc("R_RISCV_CALL_PLT", "_mcount"))
-                .findFirst().orElseThrow(() -> new AssertionError("gcc emitted no tail _mcount"));
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("gcc emitted no tail _mcount"));
         ObjdumpCode.Instruction call = code.callsTo("_mcount").get(0);
 
         FileReport report = lister.list(object);
 
-        assertEquals(List.of(call.place() + " 8 " + call.function() + " _mcount relocation"),
+        assertEquals(
+                List.of(call.place() + " 8 " + call.function() + " _mcount relocation"),
                 SiteText.lines(report.sites()));
-        assertTrue(hasWarning(report, tail.section(), tail.offset(),
-                "not a call: R_RISCV_CALL_PLT on auipc+jr, a jump to the hook (a tail call)"),
+        assertTrue(
+                hasWarning(
+                        report,
+                        tail.section(),
+                        tail.offset(),
+                        "not a call: R_RISCV_CALL_PLT on auipc+jr, a jump to the hook (a tail call)"),
                 report.diagnostics().toString());
     }
 
     @Test
     void aPointerToTheHookInDataIsRejected() {
-        Path object = Toolchain.RISCV64.compile(Samples.write(dir, "pointer.c", Sources.DATA_POINTER),
-                dir.resolve("pointer.o"), "-pg");
+        Path object = Toolchain.RISCV64.compile(
+                Samples.write(dir, "pointer.c", Sources.DATA_POINTER), dir.resolve("pointer.o"), "-pg");
         String relocations = Toolchain.RISCV64.run("readelf", "-rW", object.toString());
 
         FileReport report = lister.list(object);
 
-        assertTrue(relocations.matches("(?s).*Relocation section '\\.rela\\.sdata'.*\\n0{16} +\\S+"
-                + " +R_RISCV_64 +0{16} _mcount \\+ 0.*"), relocations);
+        assertTrue(
+                relocations.matches("(?s).*Relocation section '\\.rela\\.sdata'.*\\n0{16} +\\S+"
+                        + " +R_RISCV_64 +0{16} _mcount \\+ 0.*"),
+                relocations);
         assertEquals(1, report.sites().size(), report.sites().toString());
-        assertTrue(hasWarning(report, ".sdata", 0, "not a call: R_RISCV_64 in .sdata, which is not code"),
+        assertTrue(
+                hasWarning(report, ".sdata", 0, "not a call: R_RISCV_64 in .sdata, which is not code"),
                 report.diagnostics().toString());
     }
 
@@ -156,13 +172,22 @@ class RiscvPgSitesTest {
 
         FileReport report = lister.list(object);
 
-        assertEquals(List.of(g.place() + " 8 g mcount relocation", h.place() + " 8 h _mcount relocation"),
+        assertEquals(
+                List.of(g.place() + " 8 g mcount relocation", h.place() + " 8 h _mcount relocation"),
                 SiteText.lines(report.sites()));
-        assertTrue(hasWarning(report, ".text", 0,
-                "not a call: R_RISCV_CALL_PLT on the words 00000013 00000013, which are not auipc ra + jalr ra"),
+        assertTrue(
+                hasWarning(
+                        report,
+                        ".text",
+                        0,
+                        "not a call: R_RISCV_CALL_PLT on the words 00000013 00000013, which are not auipc ra + jalr ra"),
                 report.diagnostics().toString());
-        assertEquals(1, report.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING && d.offset() >= 0)
-                .count(), report.diagnostics().toString());
+        assertEquals(
+                1,
+                report.diagnostics().stream()
+                        .filter(d -> d.severity() == Severity.WARNING && d.offset() >= 0)
+                        .count(),
+                report.diagnostics().toString());
     }
 
     @Test
@@ -188,12 +213,15 @@ class RiscvPgSitesTest {
 
         assertEquals(List.of(), inObject.sites());
         for (long offset : new long[] {0, 4}) {
-            assertTrue(hasWarning(inObject, ".text", offset, "not a call site: R_RISCV_JAL in an object"),
+            assertTrue(
+                    hasWarning(inObject, ".text", offset, "not a call site: R_RISCV_JAL in an object"),
                     inObject.diagnostics().toString());
         }
-        assertEquals(List.of(jal), linked.sites().stream().map(CallSite::address).toList());
+        assertEquals(
+                List.of(jal), linked.sites().stream().map(CallSite::address).toList());
         assertEquals(4, linked.sites().get(0).length());
-        assertTrue(hasWarning(linked, ".text", 4, "not a call: R_RISCV_JAL on a j, a jump to the hook (a tail call)"),
+        assertTrue(
+                hasWarning(linked, ".text", 4, "not a call: R_RISCV_JAL on a j, a jump to the hook (a tail call)"),
                 linked.diagnostics().toString());
     }
 
@@ -205,7 +233,9 @@ class RiscvPgSitesTest {
 
     static boolean hasWarning(FileReport report, String section, long offset, String text) {
         for (Diagnostic d : report.diagnostics()) {
-            if (d.severity() == Severity.WARNING && section.equals(d.section()) && d.offset() == offset
+            if (d.severity() == Severity.WARNING
+                    && section.equals(d.section())
+                    && d.offset() == offset
                     && d.message().contains(text)) {
                 return true;
             }

@@ -18,13 +18,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * The relaxation warning and the weak-hook note: on objects whose traced sections carry
@@ -55,27 +55,32 @@ class RiscvRelaxationDiagnosticsTest {
 
         FileReport report = lister.list(object);
 
-        assertEquals(List.of(Diagnostic.of(Severity.WARNING, "6 call sites in .text, .init.text" + RELAX_WARNING),
-                Diagnostic.of(Severity.NOTE, STRONG)), fileWide(report));
+        assertEquals(
+                List.of(
+                        Diagnostic.of(Severity.WARNING, "6 call sites in .text, .init.text" + RELAX_WARNING),
+                        Diagnostic.of(Severity.NOTE, STRONG)),
+                fileWide(report));
     }
 
     @Test
     void aWeakHookReferenceGetsTheWeakWordingAndBfdLdBearsBothWordingsOut() {
-        Path weak = Toolchain.RISCV64.compile(Samples.write(dir, "weak.c", Sources.WEAK_HOOK), dir.resolve("weak.o"),
-                "-pg");
-        Path strong = Toolchain.RISCV64.compile(Samples.write(dir, "strong.c", Sources.STRONG_HOOK),
-                dir.resolve("strong.o"), "-pg");
-        Path start = Compiler.GCC.assemble(Samples.write(dir, "start.S", Sources.START.replace("call g2", "call f")),
-                dir.resolve("start.o"));
+        Path weak = Toolchain.RISCV64.compile(
+                Samples.write(dir, "weak.c", Sources.WEAK_HOOK), dir.resolve("weak.o"), "-pg");
+        Path strong = Toolchain.RISCV64.compile(
+                Samples.write(dir, "strong.c", Sources.STRONG_HOOK), dir.resolve("strong.o"), "-pg");
+        Path start = Compiler.GCC.assemble(
+                Samples.write(dir, "start.S", Sources.START.replace("call g2", "call f")), dir.resolve("start.o"));
         Path mcount = Compiler.GCC.assemble(Samples.write(dir, "mcount.S", Sources.MCOUNT), dir.resolve("mcount.o"));
 
         FileReport weakReport = lister.list(weak);
         FileReport strongReport = lister.list(strong);
 
         String warning = "2 call sites in .text" + RELAX_WARNING;
-        assertEquals(List.of(Diagnostic.of(Severity.WARNING, warning), Diagnostic.of(Severity.NOTE, WEAK)),
+        assertEquals(
+                List.of(Diagnostic.of(Severity.WARNING, warning), Diagnostic.of(Severity.NOTE, WEAK)),
                 fileWide(weakReport));
-        assertEquals(List.of(Diagnostic.of(Severity.WARNING, warning), Diagnostic.of(Severity.NOTE, STRONG)),
+        assertEquals(
+                List.of(Diagnostic.of(Severity.WARNING, warning), Diagnostic.of(Severity.NOTE, STRONG)),
                 fileWide(strongReport));
 
         // weak and left undefined: the _mcount calls keep their 8 bytes, yet the ext calls next to them shrink
@@ -90,7 +95,8 @@ class RiscvRelaxationDiagnosticsTest {
     }
 
     static Stream<Arguments> unrelaxable() {
-        return Stream.of(Arguments.of(Compiler.GCC, new String[] {"-mno-relax"}),
+        return Stream.of(
+                Arguments.of(Compiler.GCC, new String[] {"-mno-relax"}),
                 Arguments.of(Compiler.GCC_RV32, new String[] {"-mno-relax"}),
                 Arguments.of(Compiler.CLANG, new String[] {}));
     }
@@ -116,15 +122,17 @@ class RiscvRelaxationDiagnosticsTest {
 
         assertTrue(strict.hasErrors(), strict.diagnostics().toString());
         assertFalse(strict.changed());
-        assertTrue(strict.diagnostics().contains(Diagnostic.of(Severity.WARNING,
-                "6 call sites in .text, .init.text" + RELAX_WARNING)), strict.diagnostics().toString());
+        assertTrue(
+                strict.diagnostics()
+                        .contains(Diagnostic.of(Severity.WARNING, "6 call sites in .text, .init.text" + RELAX_WARNING)),
+                strict.diagnostics().toString());
         assertArrayEquals(before, Files.readAllBytes(object));
     }
 
     @Test
     void recordStrictAcceptsAnObjectBuiltWithMnoRelaxBarItsAddressTakingReferences() throws IOException {
-        Path object = Toolchain.RISCV64.compile(Samples.write(dir, "strong.c", Sources.STRONG_HOOK),
-                dir.resolve("norelax.o"), "-pg", "-mno-relax");
+        Path object = Toolchain.RISCV64.compile(
+                Samples.write(dir, "strong.c", Sources.STRONG_HOOK), dir.resolve("norelax.o"), "-pg", "-mno-relax");
 
         FileReport strict = new Recorder(Backends.load()).record(object, new RecordOptions(true));
 

@@ -14,15 +14,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * The RISC-V hazard, reproduced with riscv64-linux-gnu-ld: a table recorded per object stops
@@ -39,7 +39,9 @@ class RiscvRelaxationHazardTest {
     private final Lister lister = new Lister(Backends.load());
 
     @ParameterizedTest
-    @EnumSource(value = Compiler.class, names = {"GCC", "GCC_RV32"})
+    @EnumSource(
+            value = Compiler.class,
+            names = {"GCC", "GCC_RV32"})
     void aTableRecordedPerObjectNoLongerPointsAtTheCallsAfterARelaxingLink(Compiler compiler) {
         Path image = compiler.link(dir.resolve("relaxed"), recordedObjects(compiler));
         Disassembly code = Disassembly.of(image);
@@ -54,8 +56,9 @@ class RiscvRelaxationHazardTest {
         for (long entry : table) {
             if (!calls.contains(entry)) {
                 ObjdumpCode.Instruction there = code.at(".text", entry);
-                stale.add(String.format("0x%x: %s", entry, there == null ? "mid-instruction"
-                        : there.mnemonic() + " " + there.operands()));
+                stale.add(String.format(
+                        "0x%x: %s",
+                        entry, there == null ? "mid-instruction" : there.mnemonic() + " " + there.operands()));
             }
         }
         assertFalse(stale.isEmpty(), "every recorded entry still points at a jal <_mcount>");
@@ -63,7 +66,9 @@ class RiscvRelaxationHazardTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Compiler.class, names = {"GCC", "GCC_RV32"})
+    @EnumSource(
+            value = Compiler.class,
+            names = {"GCC", "GCC_RV32"})
     void listOnTheRelaxedImageMatchesEveryJalExactlyFromKeptRelocationsAndFromTheCode(Compiler compiler) {
         List<Path> objects = recordedObjects(compiler);
         Path withRelocations = compiler.link(dir.resolve("relaxed-q"), objects, "-q");
@@ -81,13 +86,17 @@ class RiscvRelaxationHazardTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Compiler.class, names = {"GCC", "GCC_RV32"})
+    @EnumSource(
+            value = Compiler.class,
+            names = {"GCC", "GCC_RV32"})
     void withNoRelaxTheRecordedTableTheKeptRelocationsAndTheDecodedCallsAgree(Compiler compiler) {
         List<Path> objects = recordedObjects(compiler);
         Path image = compiler.link(dir.resolve("norelax"), objects, "--no-relax");
         Path withRelocations = compiler.link(dir.resolve("norelax-q"), objects, "--no-relax", "-q");
         Disassembly code = Disassembly.of(image);
-        List<Long> calls = code.auipcJalrTo("_mcount").stream().map(ObjdumpCode.Instruction::offset).toList();
+        List<Long> calls = code.auipcJalrTo("_mcount").stream()
+                .map(ObjdumpCode.Instruction::offset)
+                .toList();
 
         FileReport decoded = lister.list(image);
         FileReport kept = lister.list(withRelocations);
@@ -96,13 +105,16 @@ class RiscvRelaxationHazardTest {
         assertEquals(List.of(), code.jalsTo("_mcount"));
         assertEquals(sorted(calls), sorted(TableOracle.addresses(image, "__mcount_loc")));
         assertEquals(calls, decoded.sites().stream().map(CallSite::address).toList());
-        assertTrue(decoded.sites().stream().allMatch(s -> s.source() == SiteSource.DECODED && s.length() == 8),
+        assertTrue(
+                decoded.sites().stream().allMatch(s -> s.source() == SiteSource.DECODED && s.length() == 8),
                 decoded.sites().toString());
         List<Long> keptCalls = Disassembly.of(withRelocations).auipcJalrTo("_mcount").stream()
-                .map(ObjdumpCode.Instruction::offset).toList();
+                .map(ObjdumpCode.Instruction::offset)
+                .toList();
         assertEquals(keptCalls, kept.sites().stream().map(CallSite::address).toList());
         assertEquals(places(decoded, SiteSource.DECODED), places(kept, SiteSource.RELOCATION));
-        assertTrue(kept.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION && s.length() == 8),
+        assertTrue(
+                kept.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION && s.length() == 8),
                 kept.sites().toString());
     }
 
@@ -129,13 +141,17 @@ class RiscvRelaxationHazardTest {
     }
 
     private static List<String> describe(FileReport report, SiteSource source) {
-        return report.sites().stream().filter(s -> s.source() == source)
-                .map(s -> String.format("0x%x %d %s %s", s.address(), s.length(), s.function(), s.hook())).toList();
+        return report.sites().stream()
+                .filter(s -> s.source() == source)
+                .map(s -> String.format("0x%x %d %s %s", s.address(), s.length(), s.function(), s.hook()))
+                .toList();
     }
 
     private static List<String> places(FileReport report, SiteSource source) {
-        return report.sites().stream().filter(s -> s.source() == source)
-                .map(s -> SiteText.place(s) + " " + s.length()).toList();
+        return report.sites().stream()
+                .filter(s -> s.source() == source)
+                .map(s -> SiteText.place(s) + " " + s.length())
+                .toList();
     }
 
     private static List<Long> sorted(List<Long> list) {

@@ -65,13 +65,14 @@ final class Sources {
             int g(int x) { return ext(x) * 3; }
             """;
 
-    private Sources() {
-    }
+    private Sources() {}
 
     /** samples/src/kernel_like.c copied into {@code dir}: the kinds of functions recordmcount meets. */
     static Path kernelLike(Path dir) {
         try {
-            return Files.copy(Samples.samples().resolve("src/kernel_like.c"), dir.resolve("kernel_like.c"),
+            return Files.copy(
+                    Samples.samples().resolve("src/kernel_like.c"),
+                    dir.resolve("kernel_like.c"),
                     StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -39,17 +39,28 @@ public final class X86Backend implements ArchBackend {
     /** Both compilers' hooks: {@code mcount} for plain {@code -pg}, {@code __fentry__} with {@code -mfentry}. */
     private static final String[] HOOKS = {"mcount", "__fentry__"};
 
-    private static final Abi X86_64 = Abi.builder("x86_64", ElfClass.ELF64).hooks(HOOKS)
-            .relocations(X86Relocations.X86_64.TABLE, R_X86_64_64).scannedByteByByte().build();
+    private static final Abi X86_64 = Abi.builder("x86_64", ElfClass.ELF64)
+            .hooks(HOOKS)
+            .relocations(X86Relocations.X86_64.TABLE, R_X86_64_64)
+            .scannedByteByByte()
+            .build();
     /** x32: ELF32 with x86-64 code and relocations. */
-    private static final Abi X32 = Abi.builder("x32", ElfClass.ELF32).hooks(HOOKS)
-            .relocations(X86Relocations.X86_64.TABLE, R_X86_64_32).scannedByteByByte().build();
+    private static final Abi X32 = Abi.builder("x32", ElfClass.ELF32)
+            .hooks(HOOKS)
+            .relocations(X86Relocations.X86_64.TABLE, R_X86_64_32)
+            .scannedByteByByte()
+            .build();
     /** The i386 psABI uses REL relocations: addends live in the relocated bytes. */
-    private static final Abi I386 = Abi.builder("i386", ElfClass.ELF32).hooks(HOOKS)
-            .relocations(X86Relocations.I386.TABLE, R_386_32).rel().scannedByteByByte().build();
+    private static final Abi I386 = Abi.builder("i386", ElfClass.ELF32)
+            .hooks(HOOKS)
+            .relocations(X86Relocations.I386.TABLE, R_386_32)
+            .rel()
+            .scannedByteByByte()
+            .build();
 
     /** {@code call rel32}: opcode e8, the relocation patches the 4 bytes after it. */
     static final int CALL_REL32 = 0xe8;
+
     static final int CALL_REL32_LENGTH = 5;
     /**
      * {@code addr32 call rel32} ({@code 67 e8}, 6 bytes): what ld leaves of a PIE's
@@ -57,6 +68,7 @@ public final class X86Backend implements ArchBackend {
      * bfd/elf64-x86-64.c, elf_x86_64_convert_load_reloc, default {@code -z call-nop=prefix-addr}).
      */
     static final int ADDR32 = 0x67;
+
     static final int RELAXED_GOT_CALL_LENGTH = 6;
     /** {@code jmp rel32}: a tail call, which ftrace cannot patch as a call. */
     static final int JMP_REL32 = 0xe9;
@@ -64,6 +76,7 @@ public final class X86Backend implements ArchBackend {
     static final int[] CALL_INDIRECT_ABS = {0xff, 0x15};
     /** {@code call *disp32(%ebx)}: i386 PIC calls through the GOT, ff 93, 6 bytes. */
     static final int[] CALL_INDIRECT_EBX = {0xff, 0x93};
+
     static final int CALL_INDIRECT_LENGTH = 6;
     /**
      * {@code -mcmodel=large} without PIC: {@code movabs $hook,%r10} ({@code 49 ba} imm64,
@@ -71,6 +84,7 @@ public final class X86Backend implements ArchBackend {
      * {@code -mrecord-mcount} labels the movabs (gcc testsuite gcc.target/i386/pr120936-11.c).
      */
     static final int[] MOVABS_R10 = {0x49, 0xba};
+
     static final int[] CALL_R10 = {0x41, 0xff, 0xd2};
     static final int LARGE_MODEL_LENGTH = 13;
 
@@ -78,10 +92,15 @@ public final class X86Backend implements ArchBackend {
      * The NOPs of a disabled site: the kernel's 5-byte NOP ({@code x86_nops[5]}; i386 kernels
      * accept x86_64's too) and the 6-byte one {@code patch} writes over a 6-byte call.
      */
-    private static final byte[][] X86_64_SITE_NOPS = {X86Encodings.X86_64.nop(CALL_REL32_LENGTH),
-        X86Encodings.X86_64.nop(RELAXED_GOT_CALL_LENGTH)};
-    private static final byte[][] I386_SITE_NOPS = {X86Encodings.X86_64.nop(CALL_REL32_LENGTH),
-        X86Encodings.I386.nop(CALL_REL32_LENGTH), X86Encodings.I386.nop(RELAXED_GOT_CALL_LENGTH)};
+    private static final byte[][] X86_64_SITE_NOPS = {
+        X86Encodings.X86_64.nop(CALL_REL32_LENGTH), X86Encodings.X86_64.nop(RELAXED_GOT_CALL_LENGTH)
+    };
+
+    private static final byte[][] I386_SITE_NOPS = {
+        X86Encodings.X86_64.nop(CALL_REL32_LENGTH),
+        X86Encodings.I386.nop(CALL_REL32_LENGTH),
+        X86Encodings.I386.nop(RELAXED_GOT_CALL_LENGTH)
+    };
 
     @Override
     public String name() {
@@ -126,7 +145,9 @@ public final class X86Backend implements ArchBackend {
             }
             return Recognition.rejected("not a call: " + name + " reference (loads the hook's address)");
         }
-        if (!i386 && r.type() == R_X86_64_64.number() && matches(ref, field - MOVABS_R10.length, MOVABS_R10)
+        if (!i386
+                && r.type() == R_X86_64_64.number()
+                && matches(ref, field - MOVABS_R10.length, MOVABS_R10)
                 && matches(ref, field + 8, CALL_R10)) {
             return Recognition.site(field - MOVABS_R10.length, LARGE_MODEL_LENGTH);
         }
@@ -138,7 +159,8 @@ public final class X86Backend implements ArchBackend {
     }
 
     private static boolean isGotCall(boolean i386, int type) {
-        return i386 ? is(type, R_386_GOT32, R_386_GOT32X)
+        return i386
+                ? is(type, R_386_GOT32, R_386_GOT32X)
                 : is(type, R_X86_64_GOTPCREL, R_X86_64_GOTPCRELX, R_X86_64_REX_GOTPCRELX);
     }
 
@@ -161,8 +183,9 @@ public final class X86Backend implements ArchBackend {
     }
 
     private static String opcodeNote(int opcode) {
-        return opcode < 0 ? " at the start of the section" : String.format(" (byte before the field is %02x, not e8)",
-                opcode);
+        return opcode < 0
+                ? " at the start of the section"
+                : String.format(" (byte before the field is %02x, not e8)", opcode);
     }
 
     @Override
@@ -182,14 +205,14 @@ public final class X86Backend implements ArchBackend {
     public Instruction decode(Code code, int offset) {
         ByteBuffer bytes = code.bytes();
         int opcode = byteAt(bytes, offset);
-        if (opcode == ADDR32 && byteAt(bytes, offset + 1) == CALL_REL32
-                && code.has(offset, RELAXED_GOT_CALL_LENGTH)) {
+        if (opcode == ADDR32 && byteAt(bytes, offset + 1) == CALL_REL32 && code.has(offset, RELAXED_GOT_CALL_LENGTH)) {
             return new Instruction.Call(RELAXED_GOT_CALL_LENGTH, callTarget(code, offset + 1));
         }
         if (opcode == CALL_REL32 && code.has(offset, CALL_REL32_LENGTH)) {
             return new Instruction.Call(CALL_REL32_LENGTH, callTarget(code, offset));
         }
-        if (opcode == CALL_INDIRECT_ABS[0] && byteAt(bytes, offset + 1) == CALL_INDIRECT_ABS[1]
+        if (opcode == CALL_INDIRECT_ABS[0]
+                && byteAt(bytes, offset + 1) == CALL_INDIRECT_ABS[1]
                 && code.has(offset, CALL_INDIRECT_LENGTH)) {
             return new Instruction.Call(CALL_INDIRECT_LENGTH, Instruction.UNKNOWN_TARGET);
         }
@@ -222,7 +245,9 @@ public final class X86Backend implements ArchBackend {
     /** Where the {@code call rel32} at {@code at} goes: the rel32 is relative to the next instruction. */
     private static long callTarget(Code code, int at) {
         ByteBuffer bytes = code.bytes();
-        int rel = (bytes.get(at + 1) & 0xff) | (bytes.get(at + 2) & 0xff) << 8 | (bytes.get(at + 3) & 0xff) << 16
+        int rel = (bytes.get(at + 1) & 0xff)
+                | (bytes.get(at + 2) & 0xff) << 8
+                | (bytes.get(at + 3) & 0xff) << 16
                 | (bytes.get(at + 4) & 0xff) << 24;
         return code.addressOf(at) + CALL_REL32_LENGTH + rel;
     }

@@ -67,11 +67,10 @@ enum X86Encodings implements PatchEncodings {
     public byte[] call(long siteAddress, long targetAddress) {
         long displacement = targetAddress - (siteAddress + X86Backend.CALL_REL32_LENGTH);
         if (displacement != (int) displacement) {
-            throw new EncodingException(String.format("call from 0x%x to 0x%x is out of rel32 range", siteAddress,
-                    targetAddress));
+            throw new EncodingException(
+                    String.format("call from 0x%x to 0x%x is out of rel32 range", siteAddress, targetAddress));
         }
         int d = (int) displacement;
-        return new byte[] {(byte) X86Backend.CALL_REL32, (byte) d, (byte) (d >> 8), (byte) (d >> 16),
-            (byte) (d >> 24)};
+        return new byte[] {(byte) X86Backend.CALL_REL32, (byte) d, (byte) (d >> 8), (byte) (d >> 16), (byte) (d >> 24)};
     }
 }

@@ -27,8 +27,7 @@ final class X86Nops {
         {0x8d, 0xb4, 0x26, 0x00, 0x00, 0x00, 0x00},
     };
 
-    private X86Nops() {
-    }
+    private X86Nops() {}
 
     /** Length of the NOP at {@code offset}, or 0 when the bytes there are something else. */
     static int length(ByteBuffer code, int offset, boolean i386) {

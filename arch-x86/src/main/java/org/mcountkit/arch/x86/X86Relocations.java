@@ -56,6 +56,5 @@ final class X86Relocations {
         }
     }
 
-    private X86Relocations() {
-    }
+    private X86Relocations() {}
 }

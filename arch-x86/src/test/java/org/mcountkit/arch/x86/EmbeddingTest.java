@@ -15,15 +15,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.core.InputException;
 import org.mcountkit.core.Failure;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Outcome;
-import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.testkit.Objdump;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * Another Java tool using mcountkit as a library: only the api, core and this backend's jar are
@@ -39,14 +39,18 @@ class EmbeddingTest {
     @Test
     void theCliIsNotOnThisClassPath() {
         assertThrows(ClassNotFoundException.class, () -> Class.forName("org.mcountkit.cli.Main"));
-        assertEquals(List.of("x86"), mcountkit.backends().stream().map(b -> b.name()).toList());
+        assertEquals(
+                List.of("x86"), mcountkit.backends().stream().map(b -> b.name()).toList());
     }
 
     @Test
     void listThenRecordThenListAgainThroughTheLibrary() throws IOException {
         Path object = compile("a.o");
-        List<Long> fentryCalls = new Objdump(Toolchain.X86_64).relocations(object, ".text").stream()
-                .filter(r -> r.symbol().equals("__fentry__")).map(r -> r.offset() - 1).toList();
+        List<Long> fentryCalls = new Objdump(Toolchain.X86_64)
+                .relocations(object, ".text").stream()
+                        .filter(r -> r.symbol().equals("__fentry__"))
+                        .map(r -> r.offset() - 1)
+                        .toList();
 
         FileReport before = mcountkit.list(object);
         FileReport recorded = mcountkit.record(object, RecordOptions.DEFAULT);
@@ -56,8 +60,12 @@ class EmbeddingTest {
         assertEquals(fentryCalls, before.sites().stream().map(CallSite::offset).toList());
         assertTrue(recorded.changed());
         assertEquals(fentryCalls, after.sites().stream().map(CallSite::offset).toList());
-        assertEquals(fentryCalls, new Objdump(Toolchain.X86_64).relocations(object, "__mcount_loc").stream()
-                .map(r -> r.addend()).toList());
+        assertEquals(
+                fentryCalls,
+                new Objdump(Toolchain.X86_64)
+                        .relocations(object, "__mcount_loc").stream()
+                                .map(r -> r.addend())
+                                .toList());
         after.sites().forEach(s -> assertEquals(SiteSource.RELOCATION, s.source()));
     }
 
@@ -75,7 +83,9 @@ class EmbeddingTest {
         assertEquals(3, outcomes.get(0).report().sites().size());
         assertTrue(outcomes.get(1).isFailure());
         assertEquals(Failure.NOT_ELF, outcomes.get(1).failure());
-        assertTrue(outcomes.get(1).reason().contains("not an ELF file"), outcomes.get(1).reason());
+        assertTrue(
+                outcomes.get(1).reason().contains("not an ELF file"),
+                outcomes.get(1).reason());
         InputException thrown = assertThrows(InputException.class, () -> mcountkit.list(bad));
         assertEquals(outcomes.get(1).reason(), thrown.getMessage());
         assertEquals(Failure.NOT_ELF, thrown.failure());
@@ -87,8 +97,8 @@ class EmbeddingTest {
         Path object = compile("a.o");
         Path image = dir.resolve("a.so");
         Toolchain.X86_64.run("gcc", "-shared", "-o", image.toString(), object.toString());
-        Path s390 = Toolchain.S390X.compile(Samples.write(dir, "s.c", "int f(int x) { return x + 1; }"),
-                dir.resolve("s.o"));
+        Path s390 = Toolchain.S390X.compile(
+                Samples.write(dir, "s.c", "int f(int x) { return x + 1; }"), dir.resolve("s.o"));
         Path truncated = Files.write(dir.resolve("cut.o"), Arrays.copyOf(Files.readAllBytes(object), 40));
 
         assertEquals(Failure.NO_SUCH_FILE, failureOf(() -> mcountkit.list(dir.resolve("missing.o"))));

@@ -48,12 +48,14 @@ class LibraryPatchTest {
 
     /** MAIN with gcc's own table, linked with a hook that returns. */
     private Path image(X86Program p) {
-        return p.link("prog", p.compile("prog", X86Program.MAIN, "-pg", "-mfentry", "-mrecord-mcount"),
-                p.hook("__fentry__"));
+        return p.link(
+                "prog", p.compile("prog", X86Program.MAIN, "-pg", "-mfentry", "-mrecord-mcount"), p.hook("__fentry__"));
     }
 
     @ParameterizedTest
-    @EnumSource(value = Toolchain.class, names = {"X86_64", "I386"})
+    @EnumSource(
+            value = Toolchain.class,
+            names = {"X86_64", "I386"})
     void nopThenCallGivesBackTheLinkedFileByteForByte(Toolchain toolchain) throws IOException {
         X86Program p = new X86Program(toolchain, dir);
         Path image = image(p);
@@ -65,13 +67,17 @@ class LibraryPatchTest {
         PatchResult again = mcountkit.patch(image, NOP);
 
         assertEquals(5, calls.size(), calls.toString());
-        assertEquals(new PatchResult(image, toolchain == Toolchain.X86_64 ? "x86_64" : "i386", 5, 0, 0, List.of(),
-                List.of(), true), nop);
+        assertEquals(
+                new PatchResult(
+                        image, toolchain == Toolchain.X86_64 ? "x86_64" : "i386", 5, 0, 0, List.of(), List.of(), true),
+                nop);
         X86Disassembly code = X86Disassembly.of(toolchain, image);
         assertEquals(List.of(), code.hookCalls(X86Program.HOOKS));
         for (long call : calls) {
-            X86Disassembly.Instruction there = code.instructions().stream().filter(i -> i.offset() == call)
-                    .findFirst().orElseThrow();
+            X86Disassembly.Instruction there = code.instructions().stream()
+                    .filter(i -> i.offset() == call)
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(there.isNop() && there.length() == 5, "one 5-byte NOP where the call was: " + there);
         }
         assertEquals(List.of(), changedOutside(image, calls, linked, noped), "only the sites' bytes change");
@@ -92,7 +98,8 @@ class LibraryPatchTest {
 
     /** File offsets of bytes that differ between {@code a} and {@code b} outside the 5 bytes of each site. */
     private static List<Long> changedOutside(Path image, List<Long> sites, byte[] a, byte[] b) {
-        List<Long> sitesInFile = sites.stream().map(s -> Images.fileOffset(image, s)).toList();
+        List<Long> sitesInFile =
+                sites.stream().map(s -> Images.fileOffset(image, s)).toList();
         List<Long> outside = new ArrayList<>();
         for (int i = 0; i < Math.max(a.length, b.length); i++) {
             long at = i;
@@ -118,9 +125,13 @@ class LibraryPatchTest {
         Section text = new JelfElfFile(image).section(".text").orElseThrow();
         Images.overwrite(image, twice, NOT_A_SITE);
         byte[] before = Files.readAllBytes(image);
-        PatchResult.Refusal refusal = new PatchResult.Refusal(".text", twice - text.address(), twice, "twice",
-                "90 90 90 90 90", "call __fentry__ (" + Images.hex(X86Program.call(twice, fentry))
-                        + ") or nop (0f 1f 44 00 00)");
+        PatchResult.Refusal refusal = new PatchResult.Refusal(
+                ".text",
+                twice - text.address(),
+                twice,
+                "twice",
+                "90 90 90 90 90",
+                "call __fentry__ (" + Images.hex(X86Program.call(twice, fentry)) + ") or nop (0f 1f 44 00 00)");
 
         for (PatchOptions options : List.of(NOP, CALL)) {
             PatchResult result = mcountkit.patch(image, options);
@@ -128,9 +139,13 @@ class LibraryPatchTest {
             assertEquals(List.of(refusal), result.refused(), options.toString());
             assertEquals(0, result.patched());
             assertFalse(result.written());
-            assertEquals(List.of(Diagnostic.of(Severity.ERROR, "1 site holds neither the expected call nor a NOP:"
-                    + " file left unchanged")), result.diagnostics().stream()
-                    .filter(d -> d.severity() == Severity.ERROR).toList());
+            assertEquals(
+                    List.of(Diagnostic.of(
+                            Severity.ERROR,
+                            "1 site holds neither the expected call nor a NOP:" + " file left unchanged")),
+                    result.diagnostics().stream()
+                            .filter(d -> d.severity() == Severity.ERROR)
+                            .toList());
             assertArrayEquals(before, Files.readAllBytes(image), options.toString());
         }
         assertEquals(4, p.hookCallAddresses(image).size(), "the four good sites still call the hook");
@@ -143,10 +158,14 @@ class LibraryPatchTest {
     @Test
     void tableOnlyPatchesOnlyTheSitesTheTableNames() {
         X86Program p = new X86Program(Toolchain.X86_64, dir);
-        Path image = p.link("prog", p.compile("prog", X86Program.MAIN, "-pg", "-mfentry", "-mrecord-mcount"),
-                p.compile("later", X86Program.LATER, "-pg", "-mfentry"), p.hook("__fentry__"));
+        Path image = p.link(
+                "prog",
+                p.compile("prog", X86Program.MAIN, "-pg", "-mfentry", "-mrecord-mcount"),
+                p.compile("later", X86Program.LATER, "-pg", "-mfentry"),
+                p.hook("__fentry__"));
         List<Long> calls = p.hookCallAddresses(image);
-        List<Long> words = TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList();
+        List<Long> words =
+                TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList();
         List<Long> untabled = calls.stream().filter(c -> !words.contains(c)).toList();
 
         PatchResult tableOnly = mcountkit.patch(image, new PatchOptions(PatchMode.NOP, true, null));
@@ -184,8 +203,8 @@ class LibraryPatchTest {
         List<String> expected = new ArrayList<>();
         int retired = 0;
         for (String r : before) {
-            boolean atCall = calls.stream().anyMatch(c -> r.startsWith(c.section() + "+0x"
-                    + Long.toHexString(c.offset() + 1) + " "));
+            boolean atCall = calls.stream()
+                    .anyMatch(c -> r.startsWith(c.section() + "+0x" + Long.toHexString(c.offset() + 1) + " "));
             if (atCall) {
                 assertTrue(r.endsWith(" __fentry__") && !r.contains(" type 0 "), r);
                 retired++;
@@ -219,7 +238,9 @@ class LibraryPatchTest {
         JelfElfFile elf = new JelfElfFile(object);
         List<String> list = new ArrayList<>();
         for (Section rs : elf.sections()) {
-            if (!rs.isRelocationSection() || rs.info() <= 0 || !elf.section(rs.info()).isExecutable()) {
+            if (!rs.isRelocationSection()
+                    || rs.info() <= 0
+                    || !elf.section(rs.info()).isExecutable()) {
                 continue;
             }
             for (Relocation r : elf.relocations(rs)) {

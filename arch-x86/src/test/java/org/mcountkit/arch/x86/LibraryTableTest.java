@@ -54,18 +54,23 @@ class LibraryTableTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Toolchain.class, names = {"X86_64", "I386"})
+    @EnumSource(
+            value = Toolchain.class,
+            names = {"X86_64", "I386"})
     void aLinkedImagesEntriesNameGlobalAndWeakFunctionsAndGiveLocalOnesTheirAddress(Toolchain toolchain) {
         X86Program p = new X86Program(toolchain, dir);
-        Path image = p.link("prog", p.compile("main", X86Program.MAIN, X86Program.FENTRY),
-                p.compile("later", X86Program.LATER, "-pg"), p.hook("__fentry__", "mcount"));
+        Path image = p.link(
+                "prog",
+                p.compile("main", X86Program.MAIN, X86Program.FENTRY),
+                p.compile("later", X86Program.LATER, "-pg"),
+                p.hook("__fentry__", "mcount"));
         List<Word> expected = new ArrayList<>();
         Set<String> bindings = new TreeSet<>();
         for (long call : p.hookCallAddresses(image)) {
             Readelf.SymbolLine f = p.functionAt(image, call);
             bindings.add(f.bind());
-            expected.add(f.bind().equals("LOCAL") ? new Word(null, call, call) : new Word(f.name(), call - f.value(),
-                    call));
+            expected.add(
+                    f.bind().equals("LOCAL") ? new Word(null, call, call) : new Word(f.name(), call - f.value(), call));
         }
 
         Table table = mcountkit.table(List.of(image), new TableOptions(false));
@@ -73,15 +78,22 @@ class LibraryTableTest {
         assertEquals(Set.of("GLOBAL", "LOCAL", "WEAK"), bindings, "the program has every kind of function");
         assertEquals(6, expected.size(), "main, twice, maybe, add, helper and later call a hook: " + expected);
         assertTrue(expected.stream().anyMatch(w -> w.symbol() != null && w.value() > 0), "later's call is inside it");
-        assertEquals(expected, table.entries().stream().map(Word::of)
-                .sorted(Comparator.comparingLong(Word::address)).toList());
+        assertEquals(
+                expected,
+                table.entries().stream()
+                        .map(Word::of)
+                        .sorted(Comparator.comparingLong(Word::address))
+                        .toList());
         assertTrue(table.entries().stream().allMatch(e -> e.isAbsolute() == (e.symbol() == null)));
         assertEquals(toolchain == Toolchain.X86_64 ? "x86_64" : "i386", table.machine());
         // The psABIs: x86_64 relocates with RELA and R_X86_64_64 (1), i386 with REL and R_386_32 (1).
         assertEquals(toolchain == Toolchain.X86_64, table.rela());
         assertEquals(1, table.relocationType());
-        assertEquals(List.of(), table.inputs().get(0).diagnostics().stream()
-                .filter(d -> d.severity() != Severity.NOTE).toList());
+        assertEquals(
+                List.of(),
+                table.inputs().get(0).diagnostics().stream()
+                        .filter(d -> d.severity() != Severity.NOTE)
+                        .toList());
     }
 
     /**
@@ -89,7 +101,9 @@ class LibraryTableTest {
      * address yet: its site is left out, with a warning at its place.
      */
     @ParameterizedTest
-    @EnumSource(value = Toolchain.class, names = {"X86_64", "I386"})
+    @EnumSource(
+            value = Toolchain.class,
+            names = {"X86_64", "I386"})
     void anObjectsSiteInALocalFunctionIsLeftOutWithAWarning(Toolchain toolchain) {
         X86Program p = new X86Program(toolchain, dir);
         Path object = p.compile("main", X86Program.MAIN, X86Program.FENTRY);
@@ -109,18 +123,30 @@ class LibraryTableTest {
 
         assertEquals(4, expected.size(), expected.toString());
         assertEquals(1, locals.size(), "helper: " + locals);
-        assertEquals(expected.stream().sorted().toList(), table.entries().stream()
-                .map(e -> SiteText.place(e.site()) + " " + e.symbol() + " " + e.value()).sorted().toList());
+        assertEquals(
+                expected.stream().sorted().toList(),
+                table.entries().stream()
+                        .map(e -> SiteText.place(e.site()) + " " + e.symbol() + " " + e.value())
+                        .sorted()
+                        .toList());
         List<Diagnostic> warnings = table.inputs().get(0).diagnostics().stream()
-                .filter(d -> d.severity() == Severity.WARNING).toList();
-        assertEquals(locals, warnings.stream().map(d -> SiteText.place(d) + " " + localName(d.message())).toList());
-        assertTrue(warnings.get(0).message().contains("left out of the table"), warnings.get(0).message());
+                .filter(d -> d.severity() == Severity.WARNING)
+                .toList();
+        assertEquals(
+                locals,
+                warnings.stream()
+                        .map(d -> SiteText.place(d) + " " + localName(d.message()))
+                        .toList());
+        assertTrue(
+                warnings.get(0).message().contains("left out of the table"),
+                warnings.get(0).message());
     }
 
     private static String localName(String message) {
         String marker = "LOCAL function ";
         int at = message.indexOf(marker);
-        return at < 0 ? "(no LOCAL function named in: " + message + ")"
+        return at < 0
+                ? "(no LOCAL function named in: " + message + ")"
                 : message.substring(at + marker.length()).split(" ")[0];
     }
 
@@ -130,7 +156,9 @@ class LibraryTableTest {
      * assembly, put through the machine's {@code as}, makes the same bytes and relocations.
      */
     @ParameterizedTest
-    @EnumSource(value = Toolchain.class, names = {"X86_64", "I386"})
+    @EnumSource(
+            value = Toolchain.class,
+            names = {"X86_64", "I386"})
     void theWrittenObjectLinksBackToTheCallAddressesAndTheAssemblyMatchesIt(Toolchain toolchain) {
         X86Program p = new X86Program(toolchain, dir);
         Path main = p.compile("main", X86Program.MAIN, X86Program.FENTRY);
@@ -156,8 +184,12 @@ class LibraryTableTest {
         assertEquals(objdump.relocations(assembled, "__mcount_loc"), relocations);
         String type = toolchain == Toolchain.X86_64 ? "R_X86_64_64" : "R_386_32";
         assertTrue(relocations.stream().allMatch(r -> r.type().equals(type)), relocations.toString());
-        assertEquals(List.of("add", "later", "main", "maybe", "twice"),
-                relocations.stream().map(Objdump.RelocationLine::symbol).sorted().toList(),
+        assertEquals(
+                List.of("add", "later", "main", "maybe", "twice"),
+                relocations.stream()
+                        .map(Objdump.RelocationLine::symbol)
+                        .sorted()
+                        .toList(),
                 "the LOCAL helper is a plain word");
     }
 
@@ -169,10 +201,12 @@ class LibraryTableTest {
     @Test
     void sortPutsTheEntriesInAddressOrder() {
         X86Program p = new X86Program(Toolchain.X86_64, dir);
-        Path padded = p.compile("padded", "__attribute__((noinline)) int padded(int x) { return x * 5 + 2; }\n",
+        Path padded = p.compile(
+                "padded",
+                "__attribute__((noinline)) int padded(int x) { return x * 5 + 2; }\n",
                 "-fpatchable-function-entry=5");
-        Path image = p.link("prog", padded, p.compile("main", X86Program.MAIN, X86Program.FENTRY),
-                p.hook("__fentry__"));
+        Path image =
+                p.link("prog", padded, p.compile("main", X86Program.MAIN, X86Program.FENTRY), p.hook("__fentry__"));
         List<Long> addresses = new ArrayList<>(p.hookCallAddresses(image));
         addresses.addAll(TableOracle.addresses(image, "__patchable_function_entries"));
         List<Long> expected = addresses.stream().sorted().toList();
@@ -198,19 +232,26 @@ class LibraryTableTest {
     @Test
     void aPiesLocalFunctionEntryIsAnAddressWithAWarning() {
         X86Program p = new X86Program(Toolchain.X86_64, dir);
-        Path image = p.link("pie", List.of("-pie"), p.compile("main", X86Program.MAIN, "-pg", "-mfentry", "-fPIE"),
+        Path image = p.link(
+                "pie",
+                List.of("-pie"),
+                p.compile("main", X86Program.MAIN, "-pg", "-mfentry", "-fPIE"),
                 p.hook("__fentry__"));
-        long locals = p.hookCallAddresses(image).stream().filter(a -> p.functionAt(image, a).bind().equals("LOCAL"))
+        long locals = p.hookCallAddresses(image).stream()
+                .filter(a -> p.functionAt(image, a).bind().equals("LOCAL"))
                 .count();
 
         Table table = mcountkit.table(List.of(image), new TableOptions(false));
 
         assertEquals(1, locals);
-        assertEquals(locals, table.entries().stream().filter(TableEntry::isAbsolute).count());
+        assertEquals(
+                locals, table.entries().stream().filter(TableEntry::isAbsolute).count());
         List<Diagnostic> warnings = table.inputs().get(0).diagnostics().stream()
-                .filter(d -> d.severity() == Severity.WARNING).toList();
+                .filter(d -> d.severity() == Severity.WARNING)
+                .toList();
         assertEquals(1, warnings.size(), warnings.toString());
-        assertTrue(warnings.get(0).message().startsWith("1 entry is in LOCAL functions and written as absolute"),
+        assertTrue(
+                warnings.get(0).message().startsWith("1 entry is in LOCAL functions and written as absolute"),
                 warnings.get(0).message());
     }
 
@@ -222,12 +263,12 @@ class LibraryTableTest {
         Path missing = dir.resolve("missing.o");
         TableOptions options = new TableOptions(false, 2);
 
-        FileInputException second = assertThrows(FileInputException.class,
-                () -> mcountkit.table(List.of(x86, i386, x86), options));
-        FileInputException reversed = assertThrows(FileInputException.class,
-                () -> mcountkit.table(List.of(i386, x86), options));
-        FileInputException unreadable = assertThrows(FileInputException.class,
-                () -> mcountkit.table(List.of(x86, missing, i386), options));
+        FileInputException second =
+                assertThrows(FileInputException.class, () -> mcountkit.table(List.of(x86, i386, x86), options));
+        FileInputException reversed =
+                assertThrows(FileInputException.class, () -> mcountkit.table(List.of(i386, x86), options));
+        FileInputException unreadable =
+                assertThrows(FileInputException.class, () -> mcountkit.table(List.of(x86, missing, i386), options));
 
         assertEquals(i386, second.file());
         assertTrue(second.getMessage().startsWith("machine i386 ELF32 "), second.getMessage());
@@ -238,7 +279,10 @@ class LibraryTableTest {
 
     private static byte[] tableBytes(Path object) {
         JelfElfFile elf = new JelfElfFile(object);
-        Section table = elf.sections().stream().filter(s -> s.name().equals("__mcount_loc")).findFirst().orElseThrow();
+        Section table = elf.sections().stream()
+                .filter(s -> s.name().equals("__mcount_loc"))
+                .findFirst()
+                .orElseThrow();
         ByteBuffer bytes = elf.bytes(table);
         byte[] out = new byte[bytes.limit()];
         bytes.get(0, out);

@@ -89,10 +89,22 @@ class LibraryVerifyTest {
         Verification v = mcountkit.verify(image);
 
         assertTrue(twiceAt >= 0 && addAt >= 0, "gcc's table has twice and add: " + words);
-        Verification.Finding corrupted = new Verification.Finding("__mcount_loc", 8L * twiceAt, twice, "twice",
-                "90 90 90 90 90", expected(twice, fentry), "neither a call to the hook nor a NOP");
-        Verification.Finding moved = new Verification.Finding("__mcount_loc", 8L * addAt, add + 1, "add+0x1",
-                afterAdd, expected(add + 1, fentry), "neither a call to the hook nor a NOP");
+        Verification.Finding corrupted = new Verification.Finding(
+                "__mcount_loc",
+                8L * twiceAt,
+                twice,
+                "twice",
+                "90 90 90 90 90",
+                expected(twice, fentry),
+                "neither a call to the hook nor a NOP");
+        Verification.Finding moved = new Verification.Finding(
+                "__mcount_loc",
+                8L * addAt,
+                add + 1,
+                "add+0x1",
+                afterAdd,
+                expected(add + 1, fentry),
+                "neither a call to the hook nor a NOP");
         assertEquals(twiceAt < addAt ? List.of(corrupted, moved) : List.of(moved, corrupted), v.findings());
         assertEquals(5, v.checked());
         assertFalse(v.clean());
@@ -118,9 +130,16 @@ class LibraryVerifyTest {
         Verification v = mcountkit.verify(image);
 
         assertTrue(p.hookCallAddresses(image).contains(quiet), "objdump: quiet starts with its call");
-        assertEquals(List.of(new Verification.Finding("__mcount_loc", 8L * words.indexOf(quiet), quiet, "quiet",
-                Images.hex(X86Program.call(quiet, fentry)), expected(quiet, fentry),
-                "in .noinstr.text, a section that is not traced")), v.findings());
+        assertEquals(
+                List.of(new Verification.Finding(
+                        "__mcount_loc",
+                        8L * words.indexOf(quiet),
+                        quiet,
+                        "quiet",
+                        Images.hex(X86Program.call(quiet, fentry)),
+                        expected(quiet, fentry),
+                        "in .noinstr.text, a section that is not traced")),
+                v.findings());
         assertEquals(6, v.checked());
     }
 
@@ -137,7 +156,8 @@ class LibraryVerifyTest {
                 __attribute__((noinline)) int pick(int x) { return x * 3; }
                 """);
         List<Long> words = TableOracle.addresses(image, "__mcount_loc");
-        List<Long> uncovered = words.stream().filter(w -> p.functionAt(image, w) == null).toList();
+        List<Long> uncovered =
+                words.stream().filter(w -> p.functionAt(image, w) == null).toList();
 
         Verification v = mcountkit.verify(image);
 
@@ -161,8 +181,11 @@ class LibraryVerifyTest {
 
         Verification v = mcountkit.verify(image);
 
-        assertEquals(List.of(0L, 0L), TableOracle.addresses(image, "__mcount_loc").stream().filter(w -> w == 0)
-                .toList());
+        assertEquals(
+                List.of(0L, 0L),
+                TableOracle.addresses(image, "__mcount_loc").stream()
+                        .filter(w -> w == 0)
+                        .toList());
         assertEquals(2, v.zeros());
         assertEquals(3, v.checked());
         assertTrue(v.clean(), v.findings().toString());

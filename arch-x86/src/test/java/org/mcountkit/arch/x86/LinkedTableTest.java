@@ -12,13 +12,13 @@ import java.util.Set;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * Recorded objects through {@code ld -r} and a final static link (no libc: a tiny {@code _start}
@@ -81,8 +81,7 @@ class LinkedTableTest {
     Path dir;
 
     /** One translation unit of the link and its flags. */
-    private record Unit(String name, String source, List<String> flags) {
-    }
+    private record Unit(String name, String source, List<String> flags) {}
 
     private static List<Unit> units(Toolchain toolchain) {
         boolean i386 = toolchain == Toolchain.I386;
@@ -95,7 +94,9 @@ class LinkedTableTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Toolchain.class, names = {"X86_64", "I386"})
+    @EnumSource(
+            value = Toolchain.class,
+            names = {"X86_64", "I386"})
     void linkedTableHoldsTheAddressOfEveryHookCall(Toolchain toolchain) {
         Recorder recorder = new Recorder(new Backends(List.of(new X86Backend())));
         List<Path> recorded = new ArrayList<>();
@@ -104,10 +105,10 @@ class LinkedTableTest {
             Path source = Samples.write(dir, unit.name() + ".c", unit.source());
             List<String> withTable = new ArrayList<>(unit.flags());
             withTable.add("-mrecord-mcount");
-            compilers.add(toolchain.compile(source, dir.resolve(unit.name() + "-gcc.o"),
-                    withTable.toArray(String[]::new)));
-            Path object = toolchain.compile(source, dir.resolve(unit.name() + ".o"),
-                    unit.flags().toArray(String[]::new));
+            compilers.add(
+                    toolchain.compile(source, dir.resolve(unit.name() + "-gcc.o"), withTable.toArray(String[]::new)));
+            Path object = toolchain.compile(
+                    source, dir.resolve(unit.name() + ".o"), unit.flags().toArray(String[]::new));
             FileReport report = recorder.record(object, RecordOptions.DEFAULT);
             assertTrue(report.changed() && !report.hasErrors(), unit + ": " + report.diagnostics());
             recorded.add(object);
@@ -122,27 +123,38 @@ class LinkedTableTest {
             assertTrue(call.callsHook(HOOKS), "ld -r: not a hook call at " + entry + ": " + call);
             entries.add(call.place());
         }
-        assertEquals(sorted(combinedCode.hookCalls(HOOKS).stream().map(X86Disassembly.Instruction::place).toList()),
-                sorted(entries), "after ld -r: one entry per hook call");
+        assertEquals(
+                sorted(combinedCode.hookCalls(HOOKS).stream()
+                        .map(X86Disassembly.Instruction::place)
+                        .toList()),
+                sorted(entries),
+                "after ld -r: one entry per hook call");
 
         Path image = finalLink(toolchain, combined, "recorded");
         X86Disassembly imageCode = X86Disassembly.of(toolchain, image);
-        List<Long> calls = sorted(imageCode.hookCalls(HOOKS).stream().map(X86Disassembly.Instruction::offset).toList());
+        List<Long> calls = sorted(imageCode.hookCalls(HOOKS).stream()
+                .map(X86Disassembly.Instruction::offset)
+                .toList());
         List<Long> words = sorted(TableOracle.addresses(image, "__mcount_loc"));
         assertEquals(calls, words, "the linked table: every hook call's address, none missing, none extra");
         // main.c: 6 instrumented functions, the weak-only file 2, the PIC file 2, the mcount file 1.
         assertEquals(11, words.size(), "functions with a call: " + hex(words));
         for (long word : words) {
-            X86Disassembly.Instruction call = imageCode.hookCalls(HOOKS).stream().filter(i -> i.offset() == word)
-                    .findFirst().orElseThrow();
+            X86Disassembly.Instruction call = imageCode.hookCalls(HOOKS).stream()
+                    .filter(i -> i.offset() == word)
+                    .findFirst()
+                    .orElseThrow();
             int expected = call.text().startsWith("addr") ? 6 : 5;
             assertEquals(expected, call.length(), call.toString());
         }
-        assertFalse(imageCode.instructions().stream().anyMatch(i -> i.text().matches("call\\s+\\*.*")),
+        assertFalse(
+                imageCode.instructions().stream().anyMatch(i -> i.text().matches("call\\s+\\*.*")),
                 "ld relaxed every GOT call");
 
         Path gccImage = finalLink(toolchain, relocatableLink(toolchain, compilers, "gcc-r.o"), "gcc");
-        assertEquals(hex(words), hex(sorted(TableOracle.addresses(gccImage, "__mcount_loc"))),
+        assertEquals(
+                hex(words),
+                hex(sorted(TableOracle.addresses(gccImage, "__mcount_loc"))),
                 "the same words as gcc's own tables");
     }
 

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
@@ -22,7 +23,6 @@ import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * Position-independent x86_64 code: gcc calls the hook through the GOT,
@@ -50,12 +50,13 @@ class PieSitesTest {
 
     @Test
     void gotCallsAreSixByteSitesWhereTheCToolIsOneByteOff() throws IOException {
-        Path object = Toolchain.X86_64.compile(Samples.write(dir, "pie.c", SOURCE), dir.resolve("pie.o"), "-fPIE",
-                "-pg", "-mfentry");
+        Path object = Toolchain.X86_64.compile(
+                Samples.write(dir, "pie.c", SOURCE), dir.resolve("pie.o"), "-fPIE", "-pg", "-mfentry");
         X86Disassembly before = X86Disassembly.of(Toolchain.X86_64, object);
         List<X86Disassembly.Instruction> calls = before.hookCalls(Set.of("__fentry__"));
-        assertEquals(List.of(".text+0x0", ".text+0x20", ".noinstr.text+0x0"), calls.stream()
-                .map(X86Disassembly.Instruction::place).toList());
+        assertEquals(
+                List.of(".text+0x0", ".text+0x20", ".noinstr.text+0x0"),
+                calls.stream().map(X86Disassembly.Instruction::place).toList());
         for (X86Disassembly.Instruction call : calls) {
             assertEquals(List.of(0xff, 0x15, 0, 0, 0, 0), call.bytes(), call.toString());
             assertEquals(List.of("R_X86_64_GOTPCRELX __fentry__-0x4"), call.relocs());
@@ -64,28 +65,46 @@ class PieSitesTest {
         Command.Result c = ReferenceRecordMcount.run(dir, reference.toString());
         assertEquals(0, c.exitCode(), c.stderr());
 
-        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object,
-                new RecordOptions(false));
+        FileReport report =
+                new Recorder(new Backends(List.of(new X86Backend()))).record(object, new RecordOptions(false));
 
-        assertEquals(List.of(".text+0x0 6 g_func", ".text+0x20 6 hook_address"), report.sites().stream()
-                .map(SiteText::brief).toList());
-        assertEquals(List.of(".text+0x0", ".text+0x20"), TableOracle.entries(object, "__mcount_loc").stream()
-                .map(Object::toString).toList());
-        assertEquals(List.of(".text+0x1", ".text+0x21", ".text+0x28"), TableOracle.entries(reference, "__mcount_loc")
-                .stream().map(Object::toString).toList(), "the C tool: each call + 1, and the GOT load at 0x29 - 1");
+        assertEquals(
+                List.of(".text+0x0 6 g_func", ".text+0x20 6 hook_address"),
+                report.sites().stream().map(SiteText::brief).toList());
+        assertEquals(
+                List.of(".text+0x0", ".text+0x20"),
+                TableOracle.entries(object, "__mcount_loc").stream()
+                        .map(Object::toString)
+                        .toList());
+        assertEquals(
+                List.of(".text+0x1", ".text+0x21", ".text+0x28"),
+                TableOracle.entries(reference, "__mcount_loc").stream()
+                        .map(Object::toString)
+                        .toList(),
+                "the C tool: each call + 1, and the GOT load at 0x29 - 1");
         X86Disassembly.Instruction load = before.at(".text", 0x26);
         assertEquals("R_X86_64_REX_GOTPCRELX __fentry__-0x4", load.relocs().get(0), load.toString());
-        assertEquals(List.of(Diagnostic.at(Severity.WARNING, ".text", 0x29, "reference to __fentry__"
-                + " not recorded: not a call: R_X86_64_REX_GOTPCRELX reference (loads the hook's address)")),
-                report.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING).toList());
+        assertEquals(
+                List.of(
+                        Diagnostic.at(
+                                Severity.WARNING,
+                                ".text",
+                                0x29,
+                                "reference to __fentry__"
+                                        + " not recorded: not a call: R_X86_64_REX_GOTPCRELX reference (loads the hook's address)")),
+                report.diagnostics().stream()
+                        .filter(d -> d.severity() == Severity.WARNING)
+                        .toList());
 
         CallSite untraced = report.untracedSites().get(0);
         assertEquals(".noinstr.text+0x0 6 noinstr_func", SiteText.brief(untraced));
-        X86Disassembly.Instruction nop = X86Disassembly.of(Toolchain.X86_64, object).at(".noinstr.text", 0);
+        X86Disassembly.Instruction nop =
+                X86Disassembly.of(Toolchain.X86_64, object).at(".noinstr.text", 0);
         assertEquals(List.of(0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00), nop.bytes(), "one 6-byte NOP: " + nop);
         assertTrue(nop.isNop(), nop.text());
         assertEquals(List.of("R_X86_64_NONE __fentry__-0x4"), nop.relocs());
-        X86Disassembly.Instruction kept = X86Disassembly.of(Toolchain.X86_64, reference).at(".noinstr.text", 0);
+        X86Disassembly.Instruction kept =
+                X86Disassembly.of(Toolchain.X86_64, reference).at(".noinstr.text", 0);
         assertEquals(List.of(0xff, 0x15, 0, 0, 0, 0), kept.bytes(), "the C tool leaves the call: " + kept);
     }
 }

@@ -16,13 +16,13 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Severity;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * {@code record} against the compiler's own table: each source is compiled twice, once plain
@@ -83,14 +83,13 @@ class RecordAgreesWithCompilerTableTest {
         return Stream.of(
                 Arguments.of(Toolchain.X86_64, KERNEL_LIKE, "__fentry__", List.of("-pg", "-mfentry")),
                 Arguments.of(Toolchain.X86_64, KERNEL_LIKE, "mcount", List.of("-pg")),
-                Arguments.of(Toolchain.X86_64, KERNEL_LIKE, "__fentry__", List.of("-pg", "-mfentry",
-                        "-ffunction-sections")),
-                Arguments.of(Toolchain.X86_64, WEAK_ONLY, "__fentry__", List.of("-pg", "-mfentry",
-                        "-ffunction-sections")),
+                Arguments.of(
+                        Toolchain.X86_64, KERNEL_LIKE, "__fentry__", List.of("-pg", "-mfentry", "-ffunction-sections")),
+                Arguments.of(
+                        Toolchain.X86_64, WEAK_ONLY, "__fentry__", List.of("-pg", "-mfentry", "-ffunction-sections")),
                 Arguments.of(Toolchain.X86_64, KERNEL_LIKE, "__fentry__", List.of("-pg", "-mfentry", "-fPIE")),
                 Arguments.of(Toolchain.X86_64, KERNEL_LIKE, "mcount", List.of("-pg", "-fpic")),
-                Arguments.of(Toolchain.X86_64, LARGE_MODEL, "__fentry__", List.of("-pg", "-mfentry",
-                        "-mcmodel=large")),
+                Arguments.of(Toolchain.X86_64, LARGE_MODEL, "__fentry__", List.of("-pg", "-mfentry", "-mcmodel=large")),
                 Arguments.of(Toolchain.X86_64, LARGE_MODEL, "mcount", List.of("-pg", "-mcmodel=large")),
                 Arguments.of(Toolchain.I386, KERNEL_LIKE, "__fentry__", List.of("-pg", "-mfentry")),
                 Arguments.of(Toolchain.I386, KERNEL_LIKE, "mcount", List.of("-pg")),
@@ -108,8 +107,7 @@ class RecordAgreesWithCompilerTableTest {
         Path compilers = toolchain.compile(c, dir.resolve("gcc-table.o"), with(define, "-mrecord-mcount"));
         Path object = toolchain.compile(c, dir.resolve("recorded.o"), define.toArray(String[]::new));
 
-        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object,
-                RecordOptions.DEFAULT);
+        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object, RecordOptions.DEFAULT);
 
         X86Disassembly gccCode = X86Disassembly.of(toolchain, compilers);
         List<String> expectedTraced = new ArrayList<>();
@@ -122,19 +120,32 @@ class RecordAgreesWithCompilerTableTest {
         assertTrue(expectedTraced.size() >= 2, "gcc's table: " + expectedTraced);
         X86Disassembly recordedCode = X86Disassembly.of(toolchain, object);
         List<String> recorded = TableOracle.entries(object, "__mcount_loc").stream()
-                .map(e -> describeSiteAt(recordedCode, e, hook)).sorted().toList();
+                .map(e -> describeSiteAt(recordedCode, e, hook))
+                .sorted()
+                .toList();
         assertEquals(expectedTraced, recorded, "mcountkit's table, entry by entry");
-        assertEquals(expectedTraced, report.sites().stream().map(RecordAgreesWithCompilerTableTest::describe)
-                .sorted().toList(), "the report's sites");
-        assertEquals(expectedUntraced, report.untracedSites().stream()
-                .map(RecordAgreesWithCompilerTableTest::describe).toList(), "the report's untraced sites");
+        assertEquals(
+                expectedTraced,
+                report.sites().stream()
+                        .map(RecordAgreesWithCompilerTableTest::describe)
+                        .sorted()
+                        .toList(),
+                "the report's sites");
+        assertEquals(
+                expectedUntraced,
+                report.untracedSites().stream()
+                        .map(RecordAgreesWithCompilerTableTest::describe)
+                        .toList(),
+                "the report's untraced sites");
         for (CallSite site : report.untracedSites()) {
             X86Disassembly.Instruction nop = recordedCode.at(site.section(), site.offset());
             assertTrue(nop.isNop() && nop.length() == site.length(), "NOP at " + site + ": " + nop);
         }
         assertFalse(report.hasErrors(), report.diagnostics().toString());
-        assertTrue(report.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING)
-                .allMatch(d -> d.message().startsWith("reference to " + hook + " not recorded: not a call: ")),
+        assertTrue(
+                report.diagnostics().stream()
+                        .filter(d -> d.severity() == Severity.WARNING)
+                        .allMatch(d -> d.message().startsWith("reference to " + hook + " not recorded: not a call: ")),
                 report.diagnostics().toString());
     }
 

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.AppendedLayout;
@@ -30,7 +31,6 @@ import org.mcountkit.core.testkit.Readelf;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * record end to end on objects with more sections than e_shnum can count (what an {@code ld -r}
@@ -49,8 +49,8 @@ class RecordManySectionsTest {
 
     @Test
     void sameBytesAsTheCToolPastSixtyFiveThousandSections() throws IOException {
-        Path object = ManySections.assemble(dir, "many", ManySections.source(FUNCTIONS, 0, "__fentry__",
-                i -> Kind.GLOBAL));
+        Path object =
+                ManySections.assemble(dir, "many", ManySections.source(FUNCTIONS, 0, "__fentry__", i -> Kind.GLOBAL));
         assertTrue(new Readelf(Toolchain.X86_64).header(object).extendedCount());
         assertMatchesReference(object);
     }
@@ -59,8 +59,8 @@ class RecordManySectionsTest {
     @Test
     void sameBytesAsTheCToolWhenTheTablePushesTheCountPastE_shnum() throws IOException {
         int existing = Symbol.SHN_LORESERVE - 1;
-        Path object = ManySections.assemble(dir, "edge", ManySections.source((existing - 7) / 2, 0, "__fentry__",
-                i -> Kind.GLOBAL));
+        Path object = ManySections.assemble(
+                dir, "edge", ManySections.source((existing - 7) / 2, 0, "__fentry__", i -> Kind.GLOBAL));
         Readelf.Header header = new Readelf(Toolchain.X86_64).header(object);
         assertEquals(existing, header.sectionCount());
         assertFalse(header.extendedCount());
@@ -85,9 +85,14 @@ class RecordManySectionsTest {
 
         assertTrue(report.changed());
         assertEquals(FUNCTIONS, report.sites().size());
-        assertEquals(FUNCTIONS * 2 / 3, report.diagnostics().stream()
-                .filter(d -> d.severity() == Severity.NOTE && d.message().contains("added a section symbol")).count());
-        assertFalse(report.hasWarnings() || report.hasErrors(), report.diagnostics().toString());
+        assertEquals(
+                FUNCTIONS * 2 / 3,
+                report.diagnostics().stream()
+                        .filter(d ->
+                                d.severity() == Severity.NOTE && d.message().contains("added a section symbol"))
+                        .count());
+        assertFalse(
+                report.hasWarnings() || report.hasErrors(), report.diagnostics().toString());
         assertElflintCleanButForSection0xfff2(object);
         List<TableOracle.Entry> expected = new ArrayList<>();
         for (int i = 0; i < FUNCTIONS; i++) {
@@ -95,14 +100,19 @@ class RecordManySectionsTest {
         }
         assertEquals(expected, TableOracle.entriesFromBinutils(object, TABLE, Toolchain.X86_64));
         MappedElfFile recorded = MappedElfFile.open(object);
-        assertEquals(MappedElfFile.open(reference).sections().size() + 2, recorded.sections().size());
-        assertTrue(recorded.symbols().stream().anyMatch(s -> s.isSectionSymbol() && s.sectionIndex() > 0xffff),
+        assertEquals(
+                MappedElfFile.open(reference).sections().size() + 2,
+                recorded.sections().size());
+        assertTrue(
+                recorded.symbols().stream().anyMatch(s -> s.isSectionSymbol() && s.sectionIndex() > 0xffff),
                 "section symbols for sections past 0xffff");
 
         FileReport listed = new Lister(new Backends(List.of(new X86Backend()))).list(object);
         assertEquals(FUNCTIONS, listed.sites().size(), "each call once, the table's entries included");
-        assertFalse(listed.hasWarnings() || listed.hasErrors(), "every table entry is read back: "
-                + listed.diagnostics().stream().limit(3).toList());
+        assertFalse(
+                listed.hasWarnings() || listed.hasErrors(),
+                "every table entry is read back: "
+                        + listed.diagnostics().stream().limit(3).toList());
 
         Path linked = dir.resolve("mixed-r.o");
         Toolchain.X86_64.run("ld", "-r", object.toString(), "-o", linked.toString());
@@ -132,10 +142,13 @@ class RecordManySectionsTest {
      */
     private static void assertElflintCleanButForSection0xfff2(Path object) {
         Command.Result lint = Command.run(null, List.of("eu-elflint", "--gnu-ld", object.toString()));
-        Matcher m = Pattern.compile("section \\[\\d+] '\\.symtab': symbol (\\d+) \\(\\): local COMMON symbols are"
-                + " nonsense\n").matcher(lint.stdout() + lint.stderr());
-        assertTrue(m.matches(), "eu-elflint reports only its section-0xfff2 confusion: " + lint.stdout() + lint.stderr());
-        Readelf.SymbolLine symbol = new Readelf(Toolchain.X86_64).symbols(object).get(Integer.parseInt(m.group(1)));
+        Matcher m = Pattern.compile(
+                        "section \\[\\d+] '\\.symtab': symbol (\\d+) \\(\\): local COMMON symbols are" + " nonsense\n")
+                .matcher(lint.stdout() + lint.stderr());
+        assertTrue(
+                m.matches(), "eu-elflint reports only its section-0xfff2 confusion: " + lint.stdout() + lint.stderr());
+        Readelf.SymbolLine symbol =
+                new Readelf(Toolchain.X86_64).symbols(object).get(Integer.parseInt(m.group(1)));
         assertEquals("SECTION LOCAL 65522", symbol.type() + " " + symbol.bind() + " " + symbol.ndx());
     }
 

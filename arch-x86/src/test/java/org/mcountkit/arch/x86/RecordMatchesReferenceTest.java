@@ -13,15 +13,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.AppendedLayout;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * {@code record} with the x86 backend writes exactly the bytes of Debian's C recordmcount on
@@ -65,8 +65,7 @@ class RecordMatchesReferenceTest {
         assertEquals(0, c.exitCode(), c.stderr());
         assertEquals("", c.stderr() + c.stdout());
 
-        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object,
-                RecordOptions.DEFAULT);
+        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertTrue(report.sites().size() >= 5, "sites: " + report.sites());

@@ -13,15 +13,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * A deliberate difference from the C tool on i386: its make_nop for x86 only rewrites a call
@@ -42,6 +42,7 @@ class UntracedI386CallsTest {
 
     /** Size of an Elf32_Rel and the place of r_info's type byte in it (little-endian). */
     private static final int REL_SIZE = 8;
+
     private static final int TYPE_BYTE = 4;
 
     @TempDir
@@ -57,8 +58,7 @@ class UntracedI386CallsTest {
                 Section .entry.text has mcount callers being ignored
                 """, c.stdout());
 
-        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object,
-                RecordOptions.DEFAULT);
+        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object, RecordOptions.DEFAULT);
 
         MappedElfFile elf = MappedElfFile.open(object);
         Set<Long> expected = new TreeSet<>();
@@ -79,10 +79,12 @@ class UntracedI386CallsTest {
         assertEquals(2 * 6, expected.size(), "5 code bytes and a type byte per site");
         assertEquals(expected, differingBytes(Files.readAllBytes(reference), Files.readAllBytes(object)));
         for (String section : List.of(".noinstr.text", ".entry.text")) {
-            X86Disassembly.Instruction kept = X86Disassembly.of(Toolchain.I386, reference).at(section, 0);
+            X86Disassembly.Instruction kept =
+                    X86Disassembly.of(Toolchain.I386, reference).at(section, 0);
             assertEquals(List.of(0xe8, 0xfc, 0xff, 0xff, 0xff), kept.bytes(), "the C tool: " + kept);
             assertEquals(List.of("R_386_PC32 __fentry__"), kept.relocs());
-            X86Disassembly.Instruction nop = X86Disassembly.of(Toolchain.I386, object).at(section, 0);
+            X86Disassembly.Instruction nop =
+                    X86Disassembly.of(Toolchain.I386, object).at(section, 0);
             assertEquals(List.of(0x3e, 0x8d, 0x74, 0x26, 0x00), nop.bytes(), "mcountkit: " + nop);
             assertEquals(List.of("R_386_NONE __fentry__"), nop.relocs());
         }

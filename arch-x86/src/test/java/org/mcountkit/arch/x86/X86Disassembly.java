@@ -15,7 +15,13 @@ import org.mcountkit.core.testkit.Toolchain;
 record X86Disassembly(List<Instruction> instructions) {
 
     /** One instruction of a section. */
-    record Instruction(String section, long offset, String label, long labelStart, String text, List<Integer> bytes,
+    record Instruction(
+            String section,
+            long offset,
+            String label,
+            long labelStart,
+            String text,
+            List<Integer> bytes,
             List<String> relocs) {
 
         int length() {
@@ -41,8 +47,8 @@ record X86Disassembly(List<Instruction> instructions) {
 
         /** A relocation under the instruction names one of {@code hooks} (with a call's -4 addend or none). */
         boolean namesHook(Set<String> hooks) {
-            return hooks.stream().anyMatch(hook -> relocs.stream().anyMatch(r -> r.matches("R_\\S+ " + hook
-                    + "(-0x4)?")));
+            return hooks.stream()
+                    .anyMatch(hook -> relocs.stream().anyMatch(r -> r.matches("R_\\S+ " + hook + "(-0x4)?")));
         }
 
         /**
@@ -50,7 +56,8 @@ record X86Disassembly(List<Instruction> instructions) {
          * lea 0(%esi),%esi (also spelled with %ds:).
          */
         boolean isNop() {
-            return text.matches("(cs |ds |data16 )*nop[wl]?\\b.*") || text.equals("xchg   %ax,%ax")
+            return text.matches("(cs |ds |data16 )*nop[wl]?\\b.*")
+                    || text.equals("xchg   %ax,%ax")
                     || text.matches("(ds )?lea\\s+(%ds:)?0x0\\(%esi(,%eiz,1)?\\),%esi");
         }
     }
@@ -84,8 +91,14 @@ record X86Disassembly(List<Instruction> instructions) {
                 if (m.group(3) == null && !list.isEmpty()) {
                     list.get(list.size() - 1).bytes().addAll(bytes);
                 } else {
-                    list.add(new Instruction(section, Long.parseUnsignedLong(m.group(1), 16), label, labelStart,
-                            m.group(3) == null ? "" : m.group(3).trim(), bytes, new ArrayList<>()));
+                    list.add(new Instruction(
+                            section,
+                            Long.parseUnsignedLong(m.group(1), 16),
+                            label,
+                            labelStart,
+                            m.group(3) == null ? "" : m.group(3).trim(),
+                            bytes,
+                            new ArrayList<>()));
                 }
             } else if ((m = RELOC.matcher(line)).matches() && !list.isEmpty()) {
                 list.get(list.size() - 1).relocs().add(m.group(2) + " " + m.group(3));
@@ -123,7 +136,9 @@ record X86Disassembly(List<Instruction> instructions) {
 
     /** The instruction starting at {@code offset} of {@code section}, or null. */
     Instruction at(String section, long offset) {
-        return instructions.stream().filter(i -> i.section().equals(section) && i.offset() == offset).findFirst()
+        return instructions.stream()
+                .filter(i -> i.section().equals(section) && i.offset() == offset)
+                .findFirst()
                 .orElse(null);
     }
 }

@@ -14,18 +14,18 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.pipeline.SiteState;
+import org.mcountkit.core.testkit.CodeCheck;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
-import org.mcountkit.core.testkit.CodeCheck;
-import org.mcountkit.core.pipeline.CodeReader;
 
 /**
  * x86_64 programs compiled with {@code -pg -mfentry} and linked against glibc with an assembly
@@ -73,11 +73,14 @@ class X86LinkedImageTest {
             ByteBuffer code = elf.bytes(text).slice((int) (f.value() - text.address()), (int) f.size());
             for (CodeReader.HookCall site : CodeCheck.of(backend, elf.target()).hookCalls(code, f.value(), hook)) {
                 assertEquals(5, site.length());
-                assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(code, site.offset(), f.value(),
-                        hook));
-                assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(code, site.offset(), f.value(), -1));
-                assertEquals(SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(code, site.offset(), f.value(),
-                        hook + 1));
+                assertEquals(
+                        SiteState.CALL,
+                        CodeCheck.of(backend, elf.target()).state(code, site.offset(), f.value(), hook));
+                assertEquals(
+                        SiteState.CALL, CodeCheck.of(backend, elf.target()).state(code, site.offset(), f.value(), -1));
+                assertEquals(
+                        SiteState.OTHER,
+                        CodeCheck.of(backend, elf.target()).state(code, site.offset(), f.value(), hook + 1));
                 decoded.add(f.value() + site.offset());
             }
         }
@@ -87,7 +90,9 @@ class X86LinkedImageTest {
 
         assertEquals(4, expected.size(), expected.toString());
         assertEquals(expected, decoded);
-        assertEquals(expected, report.sites().stream().map(CallSite::address).sorted().toList());
+        assertEquals(
+                expected,
+                report.sites().stream().map(CallSite::address).sorted().toList());
         assertTrue(report.sites().stream().allMatch(s -> s.source() == SiteSource.DECODED && s.length() == 5));
     }
 
@@ -96,7 +101,10 @@ class X86LinkedImageTest {
         Path prog = link("-pg", "-mfentry", "-mnop-mcount", "-mrecord-mcount");
         JelfElfFile elf = new JelfElfFile(prog);
         X86Disassembly code = X86Disassembly.of(Toolchain.X86_64, prog);
-        Section text = elf.sections().stream().filter(s -> s.name().equals(".text")).findFirst().orElseThrow();
+        Section text = elf.sections().stream()
+                .filter(s -> s.name().equals(".text"))
+                .findFirst()
+                .orElseThrow();
         ByteBuffer bytes = elf.bytes(text);
         List<Long> table = TableOracle.addresses(prog, "__mcount_loc");
 
@@ -104,23 +112,35 @@ class X86LinkedImageTest {
         for (long address : table) {
             X86Disassembly.Instruction nop = code.at(".text", address);
             assertEquals(List.of(0x0f, 0x1f, 0x44, 0x00, 0x00), nop.bytes(), nop.text());
-            assertEquals(SiteState.NOP, CodeCheck.of(backend, elf.target()).state(bytes, (int) (address - text.address()),
-                    text.address(), -1));
+            assertEquals(
+                    SiteState.NOP,
+                    CodeCheck.of(backend, elf.target())
+                            .state(bytes, (int) (address - text.address()), text.address(), -1));
         }
         int others = 0;
         for (X86Disassembly.Instruction i : code.instructions()) {
-            if (i.section().equals(".text") && !table.contains(i.offset()) && !i.text().startsWith("call")
+            if (i.section().equals(".text")
+                    && !table.contains(i.offset())
+                    && !i.text().startsWith("call")
                     && i.offset() + 5 <= text.address() + text.size()) {
                 // Padding between functions may use the same 5-byte NOP; everything else is OTHER.
                 boolean kernelNop = i.bytes().equals(List.of(0x0f, 0x1f, 0x44, 0x00, 0x00));
-                assertEquals(kernelNop ? SiteState.NOP : SiteState.OTHER, CodeCheck.of(backend, elf.target()).state(bytes,
-                        (int) (i.offset() - text.address()), text.address(), -1), i.text());
+                assertEquals(
+                        kernelNop ? SiteState.NOP : SiteState.OTHER,
+                        CodeCheck.of(backend, elf.target())
+                                .state(bytes, (int) (i.offset() - text.address()), text.address(), -1),
+                        i.text());
                 others += kernelNop ? 0 : 1;
             }
         }
         assertTrue(others > 20, "instructions checked: " + others);
-        assertFalse(CodeCheck.of(backend, elf.target()).hookCalls(bytes, text.address(), symbol(elf, "__fentry__").value())
-                .iterator().hasNext(), "no call left after -mnop-mcount");
+        assertFalse(
+                CodeCheck.of(backend, elf.target())
+                        .hookCalls(
+                                bytes, text.address(), symbol(elf, "__fentry__").value())
+                        .iterator()
+                        .hasNext(),
+                "no call left after -mnop-mcount");
     }
 
     /**
@@ -131,27 +151,45 @@ class X86LinkedImageTest {
      */
     @Test
     void aPieCallsTheHookWithSixByteAddr32CallsWhichAreTheSites() {
-        Path object = Toolchain.X86_64.compile(Samples.write(dir, "prog.c", PROGRAM), dir.resolve("pie.o"), "-fPIE",
-                "-pg", "-mfentry", "-mrecord-mcount");
+        Path object = Toolchain.X86_64.compile(
+                Samples.write(dir, "prog.c", PROGRAM),
+                dir.resolve("pie.o"),
+                "-fPIE",
+                "-pg",
+                "-mfentry",
+                "-mrecord-mcount");
         Path hook = dir.resolve("fentry.o");
-        Command.check(dir, Toolchain.X86_64.tool("gcc"), "-c", Samples.write(dir, "fentry.S", FENTRY).toString(),
-                "-o", hook.toString());
+        Command.check(
+                dir,
+                Toolchain.X86_64.tool("gcc"),
+                "-c",
+                Samples.write(dir, "fentry.S", FENTRY).toString(),
+                "-o",
+                hook.toString());
         Path prog = dir.resolve("pie");
-        Command.check(dir, Toolchain.X86_64.tool("gcc"), "-pie", object.toString(), hook.toString(), "-o",
-                prog.toString());
+        Command.check(
+                dir, Toolchain.X86_64.tool("gcc"), "-pie", object.toString(), hook.toString(), "-o", prog.toString());
         JelfElfFile elf = new JelfElfFile(prog);
         long fentry = symbol(elf, "__fentry__").value();
-        Section text = elf.sections().stream().filter(s -> s.name().equals(".text")).findFirst().orElseThrow();
+        Section text = elf.sections().stream()
+                .filter(s -> s.name().equals(".text"))
+                .findFirst()
+                .orElseThrow();
         ByteBuffer bytes = elf.bytes(text);
         List<Long> objdump = X86Disassembly.of(Toolchain.X86_64, prog).instructions().stream()
                 .filter(i -> i.text().matches("addr32 call\\s+[0-9a-f]+ <__fentry__>"))
-                .map(X86Disassembly.Instruction::offset).sorted().toList();
+                .map(X86Disassembly.Instruction::offset)
+                .sorted()
+                .toList();
 
         List<CodeReader.HookCall> sites = CodeCheck.of(backend, elf.target()).hookCalls(bytes, text.address(), fentry);
 
         assertEquals(4, objdump.size(), objdump.toString());
-        assertEquals(objdump, sites.stream().map(s -> text.address() + s.offset()).toList());
-        assertEquals(objdump, TableOracle.addresses(prog, "__mcount_loc").stream().sorted().toList());
+        assertEquals(
+                objdump, sites.stream().map(s -> text.address() + s.offset()).toList());
+        assertEquals(
+                objdump,
+                TableOracle.addresses(prog, "__mcount_loc").stream().sorted().toList());
         for (CodeReader.HookCall site : sites) {
             int at = site.offset();
             assertEquals(6, site.length());
@@ -159,8 +197,9 @@ class X86LinkedImageTest {
             assertEquals(SiteState.CALL, CodeCheck.of(backend, elf.target()).state(bytes, at, text.address(), fentry));
             byte[] linked = new byte[6];
             bytes.get(at, linked);
-            assertEquals(HexFormat.of().formatHex(linked), HexFormat.of().formatHex(
-                    backend.encodings(elf.target(), 0).call(text.address() + at, fentry, 6)));
+            assertEquals(
+                    HexFormat.of().formatHex(linked),
+                    HexFormat.of().formatHex(backend.encodings(elf.target(), 0).call(text.address() + at, fentry, 6)));
             ByteBuffer nop = ByteBuffer.wrap(backend.encodings(elf.target(), 0).nop(6));
             assertEquals(SiteState.NOP, CodeCheck.of(backend, elf.target()).state(nop, 0, 0, fentry));
             assertEquals(6, CodeCheck.of(backend, elf.target()).siteLength(nop, 0));
@@ -171,21 +210,38 @@ class X86LinkedImageTest {
     private Path link(String... flags) {
         Path object = Toolchain.X86_64.compile(Samples.write(dir, "prog.c", PROGRAM), dir.resolve("prog.o"), flags);
         Path hook = dir.resolve("fentry.o");
-        Command.check(dir, Toolchain.X86_64.tool("gcc"), "-c", Samples.write(dir, "fentry.S", FENTRY).toString(),
-                "-o", hook.toString());
+        Command.check(
+                dir,
+                Toolchain.X86_64.tool("gcc"),
+                "-c",
+                Samples.write(dir, "fentry.S", FENTRY).toString(),
+                "-o",
+                hook.toString());
         Path prog = dir.resolve("prog");
-        Command.check(dir, Toolchain.X86_64.tool("gcc"), "-no-pie", object.toString(), hook.toString(), "-o",
+        Command.check(
+                dir,
+                Toolchain.X86_64.tool("gcc"),
+                "-no-pie",
+                object.toString(),
+                hook.toString(),
+                "-o",
                 prog.toString());
         assertEquals("sum 41\n", Command.check(dir, prog.toString()).stdout());
         return prog;
     }
 
     private static List<Long> callsToFentry(X86Disassembly code) {
-        return code.instructions().stream().filter(i -> i.text().matches("call\\s+[0-9a-f]+ <__fentry__>"))
-                .map(X86Disassembly.Instruction::offset).sorted().toList();
+        return code.instructions().stream()
+                .filter(i -> i.text().matches("call\\s+[0-9a-f]+ <__fentry__>"))
+                .map(X86Disassembly.Instruction::offset)
+                .sorted()
+                .toList();
     }
 
     private static Symbol symbol(JelfElfFile elf, String name) {
-        return elf.symbols().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+        return elf.symbols().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -58,12 +58,26 @@ final class X86Program {
     Path hook(String... names) {
         StringBuilder s = new StringBuilder("\t.text\n");
         for (String name : names) {
-            s.append("\t.globl ").append(name).append("\n\t.type ").append(name).append(", @function\n")
-                    .append(name).append(":\n\tret\n\t.size ").append(name).append(", .-").append(name).append("\n");
+            s.append("\t.globl ")
+                    .append(name)
+                    .append("\n\t.type ")
+                    .append(name)
+                    .append(", @function\n")
+                    .append(name)
+                    .append(":\n\tret\n\t.size ")
+                    .append(name)
+                    .append(", .-")
+                    .append(name)
+                    .append("\n");
         }
         s.append("\t.section .note.GNU-stack,\"\",@progbits\n");
         Path out = dir.resolve("hook.o");
-        Command.check(dir, toolchain.tool("gcc"), "-c", Samples.write(dir, "hook.S", s.toString()).toString(), "-o",
+        Command.check(
+                dir,
+                toolchain.tool("gcc"),
+                "-c",
+                Samples.write(dir, "hook.S", s.toString()).toString(),
+                "-o",
                 out.toString());
         return out;
     }
@@ -96,14 +110,21 @@ final class X86Program {
 
     /** readelf's symbol {@code name}. */
     Readelf.SymbolLine symbol(Path file, String name) {
-        return new Readelf(toolchain).symbols(file).stream().filter(s -> s.name().equals(name)).findFirst()
-                .orElseThrow(() -> new AssertionError("readelf shows no " + name + " in " + file));
+        return new Readelf(toolchain)
+                .symbols(file).stream()
+                        .filter(s -> s.name().equals(name))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("readelf shows no " + name + " in " + file));
     }
 
     /** readelf's function symbol whose bytes hold {@code address} in a linked image, or null. */
     Readelf.SymbolLine functionAt(Path image, long address) {
-        return new Readelf(toolchain).symbols(image).stream().filter(s -> s.type().equals("FUNC"))
-                .filter(s -> address >= s.value() && address < s.value() + s.size()).findFirst().orElse(null);
+        return new Readelf(toolchain)
+                .symbols(image).stream()
+                        .filter(s -> s.type().equals("FUNC"))
+                        .filter(s -> address >= s.value() && address < s.value() + s.size())
+                        .findFirst()
+                        .orElse(null);
     }
 
     /** The 5-byte {@code call rel32} from {@code site} to {@code target}, as objdump would read it. */

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.testkit.Clang;
 import org.mcountkit.core.testkit.JelfElfFile;
@@ -63,15 +63,25 @@ class X86TableSitesTest {
     private static final Build CLANG_32 = new Build("clang i386", null, "i686-linux-gnu");
 
     static Stream<Arguments> patchable() {
-        return Stream.of(Arguments.of(GCC_64, 5, 0), Arguments.of(GCC_64, 4, 2), Arguments.of(GCC_64, 7, 3),
-                Arguments.of(GCC_32, 2, 0), Arguments.of(GCC_32, 5, 2), Arguments.of(CLANG_64, 5, 0),
-                Arguments.of(CLANG_64, 11, 0), Arguments.of(CLANG_64, 4, 2), Arguments.of(CLANG_32, 5, 2));
+        return Stream.of(
+                Arguments.of(GCC_64, 5, 0),
+                Arguments.of(GCC_64, 4, 2),
+                Arguments.of(GCC_64, 7, 3),
+                Arguments.of(GCC_32, 2, 0),
+                Arguments.of(GCC_32, 5, 2),
+                Arguments.of(CLANG_64, 5, 0),
+                Arguments.of(CLANG_64, 11, 0),
+                Arguments.of(CLANG_64, 4, 2),
+                Arguments.of(CLANG_32, 5, 2));
     }
 
     @ParameterizedTest(name = "{0} ={1},{2}")
     @MethodSource("patchable")
     void patchableEntriesAreListedWithTheirPadAndFunction(Build build, int bytes, int before) {
-        Path object = build.compile(kernelLike(), dir.resolve("pfe.o"), "-DHOOK_SYMBOL=mcount",
+        Path object = build.compile(
+                kernelLike(),
+                dir.resolve("pfe.o"),
+                "-DHOOK_SYMBOL=mcount",
                 "-fpatchable-function-entry=" + bytes + "," + before);
         JelfElfFile elf = new JelfElfFile(object);
         X86Disassembly code = X86Disassembly.of(build.binutils(), object);
@@ -86,33 +96,52 @@ class X86TableSitesTest {
         FileReport report = lister.list(object);
 
         assertEquals(7, expected.size(), expected.toString());
-        assertEquals(expected, report.sites().stream().filter(s -> s.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES)
-                .map(SiteText::brief).toList());
+        assertEquals(
+                expected,
+                report.sites().stream()
+                        .filter(s -> s.source() == SiteSource.PATCHABLE_FUNCTION_ENTRIES)
+                        .map(SiteText::brief)
+                        .toList());
     }
 
     @Test
     void anObjectWithRecordMcountListsEachCallOnceAsItsRelocation() {
-        Path object = GCC_64.compile(kernelLike(), dir.resolve("rec.o"), "-DHOOK_SYMBOL=__fentry__", "-pg",
-                "-mfentry", "-mrecord-mcount");
+        Path object = GCC_64.compile(
+                kernelLike(), dir.resolve("rec.o"), "-DHOOK_SYMBOL=__fentry__", "-pg", "-mfentry", "-mrecord-mcount");
         List<String> calls = X86Disassembly.of(Toolchain.X86_64, object).instructions().stream()
                 .filter(i -> i.text().startsWith("call") && i.relocs().stream().anyMatch(r -> r.contains("__fentry__")))
-                .map(X86Disassembly.Instruction::place).sorted().toList();
+                .map(X86Disassembly.Instruction::place)
+                .sorted()
+                .toList();
 
         FileReport report = lister.list(object);
 
         assertEquals(6, calls.size(), calls.toString());
-        assertEquals(calls, TableOracle.entries(object, "__mcount_loc").stream().map(Object::toString).sorted()
-                .toList());
-        assertEquals(calls, report.sites().stream().map(SiteText::place).sorted().toList());
+        assertEquals(
+                calls,
+                TableOracle.entries(object, "__mcount_loc").stream()
+                        .map(Object::toString)
+                        .sorted()
+                        .toList());
+        assertEquals(
+                calls, report.sites().stream().map(SiteText::place).sorted().toList());
         assertTrue(report.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION));
     }
 
     @Test
     void anObjectWithNopMcountIsListedFromItsTable() {
-        Path object = GCC_64.compile(kernelLike(), dir.resolve("nop.o"), "-DHOOK_SYMBOL=__fentry__", "-pg",
-                "-mfentry", "-mrecord-mcount", "-mnop-mcount");
+        Path object = GCC_64.compile(
+                kernelLike(),
+                dir.resolve("nop.o"),
+                "-DHOOK_SYMBOL=__fentry__",
+                "-pg",
+                "-mfentry",
+                "-mrecord-mcount",
+                "-mnop-mcount");
         X86Disassembly code = X86Disassembly.of(Toolchain.X86_64, object);
-        List<String> table = TableOracle.entries(object, "__mcount_loc").stream().map(Object::toString).toList();
+        List<String> table = TableOracle.entries(object, "__mcount_loc").stream()
+                .map(Object::toString)
+                .toList();
 
         FileReport report = lister.list(object);
 
@@ -123,8 +152,12 @@ class X86TableSitesTest {
             assertEquals(5, site.length());
             X86Disassembly.Instruction nop = code.at(site.section(), site.offset());
             assertEquals(List.of(0x0f, 0x1f, 0x44, 0x00, 0x00), nop.bytes(), SiteText.place(site));
-            assertEquals(nop.label() + (site.offset() == nop.labelStart() ? "" : "+0x"
-                    + Long.toHexString(site.offset() - nop.labelStart())), site.function());
+            assertEquals(
+                    nop.label()
+                            + (site.offset() == nop.labelStart()
+                                    ? ""
+                                    : "+0x" + Long.toHexString(site.offset() - nop.labelStart())),
+                    site.function());
         }
     }
 
@@ -148,7 +181,9 @@ class X86TableSitesTest {
 
     private static String functionAt(JelfElfFile elf, String section, long offset) {
         for (Symbol s : elf.symbols()) {
-            if (s.isFunction() && s.isInSection() && s.value() == offset
+            if (s.isFunction()
+                    && s.isInSection()
+                    && s.value() == offset
                     && elf.section(s.sectionIndex()).name().equals(section)) {
                 return s.name();
             }

@@ -16,16 +16,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TextReportWriter;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.FileReport;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * Jazzer fuzz targets over everything that reads an untrusted file. The contract checked on each
@@ -47,7 +47,8 @@ class ElfFuzzTest {
     @BeforeAll
     static void scratch() throws IOException {
         Path shm = Path.of("/dev/shm");
-        dir = Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, "mcountkit-fuzz")
+        dir = Files.isDirectory(shm) && Files.isWritable(shm)
+                ? Files.createTempDirectory(shm, "mcountkit-fuzz")
                 : Files.createTempDirectory("mcountkit-fuzz");
     }
 

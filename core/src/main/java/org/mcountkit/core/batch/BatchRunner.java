@@ -16,10 +16,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.mcountkit.core.InputException;
-import org.mcountkit.core.FileReport;
-import org.mcountkit.core.Outcome;
 import org.mcountkit.core.Failure;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.Outcome;
 
 /**
  * Runs one job per input file on a fixed number of threads in one JVM (a kernel build hands over
@@ -87,8 +87,8 @@ public final class BatchRunner {
             return Outcome.failed(file, Failure.INTERNAL, "internal error: " + e);
         } catch (InternalError e) {
             // What the JVM throws when a mapped file shrinks under a read (SIGBUS).
-            return Outcome.failed(file, Failure.CHANGED_WHILE_READ, "the file changed while it was read: "
-                    + e.getMessage());
+            return Outcome.failed(
+                    file, Failure.CHANGED_WHILE_READ, "the file changed while it was read: " + e.getMessage());
         }
     }
 

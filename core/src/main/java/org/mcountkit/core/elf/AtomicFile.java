@@ -47,18 +47,18 @@ public final class AtomicFile {
             if (Files.getFileAttributeView(path, PosixFileAttributeView.class) == null) {
                 return new Existing(path.toRealPath(), null);
             }
-            PosixFileAttributes attributes = Files.readAttributes(path, PosixFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
+            PosixFileAttributes attributes =
+                    Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (!attributes.isSymbolicLink()) {
                 return new Existing(path.toAbsolutePath(), attributes.permissions());
             }
             Path real = path.toRealPath();
-            return new Existing(real, Files.readAttributes(real, PosixFileAttributes.class).permissions());
+            return new Existing(
+                    real, Files.readAttributes(real, PosixFileAttributes.class).permissions());
         }
     }
 
-    private AtomicFile() {
-    }
+    private AtomicFile() {}
 
     /**
      * Replaces {@code target} (a symlink is followed, and the link kept) with what {@code body}

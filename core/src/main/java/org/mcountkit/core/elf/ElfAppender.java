@@ -33,8 +33,7 @@ public final class ElfAppender {
     private final List<Retype> retypes = new ArrayList<>();
 
     /** A relocation whose type changes (to the machine's NONE type, for a NOPed call). */
-    private record Retype(Section section, int index, int type) {
-    }
+    private record Retype(Section section, int index, int type) {}
 
     /** A section header as it will be written; {@code raw} holds the old header's bytes, if any. */
     private static final class Header {
@@ -99,7 +98,9 @@ public final class ElfAppender {
         this.oldShoff = layout.word(all, layout.eShoff());
         if (appends) {
             int names = file.sectionNameTableIndex();
-            if (names <= 0 || names >= file.sections().size() || file.section(names).type() != Section.SHT_STRTAB) {
+            if (names <= 0
+                    || names >= file.sections().size()
+                    || file.section(names).type() != Section.SHT_STRTAB) {
                 throw new InputException("no section name table (e_shstrndx " + names + "): cannot add sections");
             }
             for (Section s : file.sections()) {
@@ -111,11 +112,12 @@ public final class ElfAppender {
     }
 
     /** Adds a section after the existing ones and returns its index. */
-    public int addSection(String name, int type, long flags, int link, int info, long addralign, long entsize,
-            byte[] content) {
+    public int addSection(
+            String name, int type, long flags, int link, int info, long addralign, long entsize, byte[] content) {
         requireAppending();
-        Header h = new Header(null, new Section(headers.size(), name, type, flags, 0, 0, content.length, link, info,
-                addralign, entsize));
+        Header h = new Header(
+                null,
+                new Section(headers.size(), name, type, flags, 0, 0, content.length, link, info, addralign, entsize));
         h.newName = name;
         headers.add(h);
         int index = headers.size() - 1;
@@ -220,8 +222,7 @@ public final class ElfAppender {
         return tail.bytes.duplicate().position(0);
     }
 
-    private record Tail(ByteBuffer bytes, long shoff) {
-    }
+    private record Tail(ByteBuffer bytes, long shoff) {}
 
     private Tail layOut(long end) {
         int shstrndx = file.sectionNameTableIndex();
@@ -260,7 +261,8 @@ public final class ElfAppender {
         if (pos > Integer.MAX_VALUE) {
             throw new InputException("the rewritten file would be " + pos + " bytes, over the 2 GiB this tool writes");
         }
-        ByteBuffer tail = ByteBuffer.allocate((int) (pos - end)).order(file.target().endian().order());
+        ByteBuffer tail = ByteBuffer.allocate((int) (pos - end))
+                .order(file.target().endian().order());
         tail.put(0, names);
         int count = headers.size();
         for (int i = 0; i < count; i++) {
@@ -301,7 +303,8 @@ public final class ElfAppender {
 
     private byte[] elfHeaderPatch(Tail tail) {
         int ehsize = layout.ehdrSize();
-        ByteBuffer header = ByteBuffer.allocate(ehsize).order(file.target().endian().order());
+        ByteBuffer header =
+                ByteBuffer.allocate(ehsize).order(file.target().endian().order());
         header.put(0, file.contents(), 0, ehsize);
         int count = headers.size();
         layout.putWord(header, layout.eShoff(), tail.shoff);

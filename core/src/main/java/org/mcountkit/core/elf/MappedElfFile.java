@@ -10,12 +10,12 @@ import java.nio.file.StandardOpenOption;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
-import java.util.Set;
-import java.util.Map;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
@@ -115,8 +115,7 @@ public final class MappedElfFile implements ElfFile {
         return new MappedElfFile(path, bytes.duplicate());
     }
 
-    private record SectionTable(List<Section> sections, int shstrndx) {
-    }
+    private record SectionTable(List<Section> sections, int shstrndx) {}
 
     private SectionTable readSectionTable() {
         long shoff = word(layout.eShoff());
@@ -147,8 +146,8 @@ public final class MappedElfFile implements ElfFile {
         int n = (int) count;
         int ehsize = layout.ehdrSize();
         if (n > 0 && shoff < ehsize) {
-            throw new InputException("section header table at offset " + shoff + " overlaps the ELF header ("
-                    + ehsize + " bytes)");
+            throw new InputException(
+                    "section header table at offset " + shoff + " overlaps the ELF header (" + ehsize + " bytes)");
         }
         if (n > 0 && (shstrndx >= n)) {
             throw new InputException("section name table index " + shstrndx + " out of range (" + n + " sections)");
@@ -165,15 +164,15 @@ public final class MappedElfFile implements ElfFile {
         if (n > 0 && shstrndx != 0) {
             names = toSection(shstrndx, raw[shstrndx], "");
             if (names.type() != Section.SHT_STRTAB) {
-                throw new InputException("section name table " + shstrndx + " is not a string table (type "
-                        + names.type() + ")");
+                throw new InputException(
+                        "section name table " + shstrndx + " is not a string table (type " + names.type() + ")");
             }
             checkBytesInFile(names);
         }
         List<Section> list = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            String name = names == null ? "" : string(names, "the section name table", raw[i][0],
-                    "section " + i + " name");
+            String name =
+                    names == null ? "" : string(names, "the section name table", raw[i][0], "section " + i + " name");
             Section s = toSection(i, raw[i], name);
             if (i > 0) {
                 checkBytesInFile(s);
@@ -187,9 +186,18 @@ public final class MappedElfFile implements ElfFile {
     /** The fields of the section header at {@code at}, in order: sh_name, sh_type, sh_flags .. sh_entsize. */
     private long[] rawSection(long at) {
         int p = (int) at;
-        return new long[] {u32(p), u32(p + 4), word(p + layout.shFlags()), word(p + layout.shAddr()),
-            word(p + layout.shOffset()), word(p + layout.shSize()), u32(p + layout.shLink()), u32(p + layout.shInfo()),
-            word(p + layout.shAddralign()), word(p + layout.shEntsize())};
+        return new long[] {
+            u32(p),
+            u32(p + 4),
+            word(p + layout.shFlags()),
+            word(p + layout.shAddr()),
+            word(p + layout.shOffset()),
+            word(p + layout.shSize()),
+            u32(p + layout.shLink()),
+            u32(p + layout.shInfo()),
+            word(p + layout.shAddralign()),
+            word(p + layout.shEntsize())
+        };
     }
 
     private static Section toSection(int index, long[] f, String name) {
@@ -210,8 +218,8 @@ public final class MappedElfFile implements ElfFile {
     private Section checkedStringTable(Section owner) {
         int link = owner.link();
         if (link <= 0 || link >= sections.size() || sections.get(link).type() != Section.SHT_STRTAB) {
-            throw new InputException("section " + owner.index() + " " + quoted(owner.name())
-                    + " links to " + Integer.toUnsignedString(link) + ", which is not a string table");
+            throw new InputException("section " + owner.index() + " " + quoted(owner.name()) + " links to "
+                    + Integer.toUnsignedString(link) + ", which is not a string table");
         }
         return sections.get(link);
     }
@@ -223,8 +231,8 @@ public final class MappedElfFile implements ElfFile {
                     + " and size " + symtab.size() + " (expected entries of " + entsize + " bytes)");
         }
         if (symtabShndx != null && symtabShndx.size() < (symtab.size() / entsize) * 4) {
-            throw new InputException("extended section index table " + quoted(symtabShndx.name())
-                    + " is shorter than the symbol table");
+            throw new InputException(
+                    "extended section index table " + quoted(symtabShndx.name()) + " is shorter than the symbol table");
         }
     }
 
@@ -370,8 +378,8 @@ public final class MappedElfFile implements ElfFile {
             section = (int) resolved;
         }
         String symbolName = named ? symbolName(index, name) : "";
-        return new Symbol(index, symbolName, value, size, info >>> 4, info & 0xf, other, section,
-                shndx == Symbol.SHN_XINDEX);
+        return new Symbol(
+                index, symbolName, value, size, info >>> 4, info & 0xf, other, section, shndx == Symbol.SHN_XINDEX);
     }
 
     /** A view that decodes each symbol when it is read, so huge tables cost no heap. */
@@ -441,7 +449,9 @@ public final class MappedElfFile implements ElfFile {
         if (!section.hasFileBytes()) {
             return ByteBuffer.allocate(0).order(data.order()).asReadOnlyBuffer();
         }
-        return data.slice((int) section.offset(), (int) section.size()).asReadOnlyBuffer().order(data.order());
+        return data.slice((int) section.offset(), (int) section.size())
+                .asReadOnlyBuffer()
+                .order(data.order());
     }
 
     @Override
@@ -452,7 +462,8 @@ public final class MappedElfFile implements ElfFile {
     /** Builds its error message only on error: a million symbols are decoded on the hot path. */
     private String symbolName(int index, long offset) {
         String name = stringOrNull(symStrtab, offset);
-        return name != null ? name
+        return name != null
+                ? name
                 : string(symStrtab, "string table " + quoted(symStrtab.name()), offset, "symbol " + index + " name");
     }
 
@@ -527,8 +538,10 @@ public final class MappedElfFile implements ElfFile {
             }
             int magic = data.order(ByteOrder.BIG_ENDIAN).getInt(0);
             if (magic == 0x4243c0de || magic == 0xdec0170b) {
-                throw new InputException(Failure.NOT_ELF, "LLVM bitcode (an LTO object) holds no machine code yet:"
-                        + " process the linked result (vmlinux.o) instead");
+                throw new InputException(
+                        Failure.NOT_ELF,
+                        "LLVM bitcode (an LTO object) holds no machine code yet:"
+                                + " process the linked result (vmlinux.o) instead");
             }
             if (magic != 0x7f454c46) {
                 throw new InputException(Failure.NOT_ELF, "not an ELF file (no \\x7fELF magic)");

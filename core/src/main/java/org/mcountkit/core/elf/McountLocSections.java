@@ -14,16 +14,15 @@ public final class McountLocSections {
     public static final String TABLE = "__mcount_loc";
 
     /** One entry: a pointer to symbol {@code symbol} plus {@code value}. */
-    public record Entry(int symbol, long value) {
-    }
+    public record Entry(int symbol, long value) {}
 
-    private McountLocSections() {
-    }
+    private McountLocSections() {}
 
     public static void append(ElfFile file, ElfAppender out, List<Entry> entries, boolean rela, int relocationType) {
         ElfLayout layout = ElfLayout.of(file.target().elfClass());
         int word = layout.wordSize();
-        ByteBuffer table = ByteBuffer.allocate(entries.size() * word).order(file.target().endian().order());
+        ByteBuffer table = ByteBuffer.allocate(entries.size() * word)
+                .order(file.target().endian().order());
         RelocationWriter writer = new RelocationWriter(file.target(), rela, out.relocationInfo());
         ByteBuffer relocations = writer.allocate(entries.size());
         for (int i = 0; i < entries.size(); i++) {
@@ -34,10 +33,17 @@ public final class McountLocSections {
             writer.put(relocations, i, (long) i * word, e.symbol(), relocationType, rela ? e.value() : 0);
         }
         int symtab = file.symbolTable().orElseThrow().index();
-        int tableIndex = out.addSection(TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, 0, 0, word, word,
-                table.array());
+        int tableIndex =
+                out.addSection(TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, 0, 0, word, word, table.array());
         String relocationName = (rela ? ".rela" : ".rel") + TABLE;
-        out.addSection(relocationName, rela ? Section.SHT_RELA : Section.SHT_REL, 0, symtab, tableIndex, word,
-                writer.entrySize(), relocations.array());
+        out.addSection(
+                relocationName,
+                rela ? Section.SHT_RELA : Section.SHT_REL,
+                0,
+                symtab,
+                tableIndex,
+                word,
+                writer.entrySize(),
+                relocations.array());
     }
 }

@@ -19,13 +19,18 @@ public final class RelocatableWriter {
     private static final int EV_CURRENT = 1;
 
     /** A section to write; {@code linksSymbols} sets {@code sh_link} to the symbol table. */
-    private record NewSection(String name, int type, long flags, int info, long addralign, long entsize,
-            byte[] content, boolean linksSymbols) {
-    }
+    private record NewSection(
+            String name,
+            int type,
+            long flags,
+            int info,
+            long addralign,
+            long entsize,
+            byte[] content,
+            boolean linksSymbols) {}
 
     /** A symbol to write. */
-    private record NewSymbol(String name, int binding, int type, int section, long value) {
-    }
+    private record NewSymbol(String name, int binding, int type, int section, long value) {}
 
     private final ElfTarget target;
     private final ElfLayout layout;
@@ -47,14 +52,23 @@ public final class RelocatableWriter {
     /** Sets the contents of section {@code index}, returned by {@link #addSection}. */
     public void setContent(int index, byte[] content) {
         NewSection s = sections.get(index - 1);
-        sections.set(index - 1, new NewSection(s.name(), s.type(), s.flags(), s.info(), s.addralign(), s.entsize(),
-                content, s.linksSymbols()));
+        sections.set(
+                index - 1,
+                new NewSection(
+                        s.name(),
+                        s.type(),
+                        s.flags(),
+                        s.info(),
+                        s.addralign(),
+                        s.entsize(),
+                        content,
+                        s.linksSymbols()));
     }
 
     /** Adds the relocation section ({@code SHT_REL} or {@code SHT_RELA}) of section {@code target}. */
     public int addRelocations(String name, int type, int target, long entsize, byte[] content) {
-        sections.add(new NewSection(name, type, Section.SHF_INFO_LINK, target, layout.wordSize(), entsize, content,
-                true));
+        sections.add(
+                new NewSection(name, type, Section.SHF_INFO_LINK, target, layout.wordSize(), entsize, content, true));
         return sections.size();
     }
 
@@ -81,8 +95,8 @@ public final class RelocatableWriter {
         StringTableBuilder names = new StringTableBuilder();
         byte[] symbolTable = symbolTable(names);
         List<NewSection> all = new ArrayList<>(sections);
-        all.add(new NewSection(".symtab", Section.SHT_SYMTAB, 0, locals, layout.wordSize(), layout.symSize(),
-                symbolTable, false));
+        all.add(new NewSection(
+                ".symtab", Section.SHT_SYMTAB, 0, locals, layout.wordSize(), layout.symSize(), symbolTable, false));
         all.add(new NewSection(".strtab", Section.SHT_STRTAB, 0, 0, 1, 0, names.toBytes(), false));
         StringTableBuilder sectionNames = new StringTableBuilder();
         int[] nameOffsets = new int[all.size() + 1];
@@ -102,7 +116,8 @@ public final class RelocatableWriter {
         }
         long shoff = alignUp(pos, layout.wordSize());
         int count = all.size() + 1;
-        ByteBuffer out = ByteBuffer.allocate((int) (shoff + (long) count * shentsize)).order(target.endian().order());
+        ByteBuffer out = ByteBuffer.allocate((int) (shoff + (long) count * shentsize))
+                .order(target.endian().order());
         header(out, shoff, count, shstrtab);
         for (int i = 0; i < all.size(); i++) {
             NewSection s = all.get(i);
@@ -116,7 +131,8 @@ public final class RelocatableWriter {
 
     private byte[] symbolTable(StringTableBuilder names) {
         int size = layout.symSize();
-        ByteBuffer b = ByteBuffer.allocate((symbols.size() + 1) * size).order(target.endian().order());
+        ByteBuffer b = ByteBuffer.allocate((symbols.size() + 1) * size)
+                .order(target.endian().order());
         for (int i = 0; i < symbols.size(); i++) {
             NewSymbol s = symbols.get(i);
             int at = (i + 1) * size;
@@ -130,8 +146,9 @@ public final class RelocatableWriter {
     }
 
     private void header(ByteBuffer b, long shoff, int count, int shstrtab) {
-        b.put(0, new byte[] {0x7f, 'E', 'L', 'F', (byte) layout.eiClass(),
-            (byte) (target.endian() == Endian.LITTLE ? 1 : 2), EV_CURRENT});
+        b.put(0, new byte[] {
+            0x7f, 'E', 'L', 'F', (byte) layout.eiClass(), (byte) (target.endian() == Endian.LITTLE ? 1 : 2), EV_CURRENT
+        });
         b.putShort(16, (short) ET_REL);
         b.putShort(18, (short) target.machine());
         b.putInt(20, EV_CURRENT);

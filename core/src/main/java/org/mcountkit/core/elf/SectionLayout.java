@@ -49,8 +49,10 @@ final class SectionLayout {
         for (int k = 0; k < n; k++) {
             Section s = sections.get((int) (keys[k] & 0x7fffffff));
             if (furthest != null && s.offset() < furthest.offset() + furthest.size()) {
-                throw overlap(s, "section " + furthest.index() + " " + MappedElfFile.quoted(furthest.name())
-                        + " (offset " + furthest.offset() + ", size " + furthest.size() + ")");
+                throw overlap(
+                        s,
+                        "section " + furthest.index() + " " + MappedElfFile.quoted(furthest.name()) + " (offset "
+                                + furthest.offset() + ", size " + furthest.size() + ")");
             }
             furthest = s;
         }

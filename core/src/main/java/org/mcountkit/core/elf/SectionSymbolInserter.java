@@ -20,11 +20,9 @@ import org.mcountkit.api.Symbol;
 public final class SectionSymbolInserter {
 
     /** The symbol index each section got, and how old symbol indexes map to new ones. */
-    public record Result(Map<Integer, Integer> symbolOfSection, IntUnaryOperator renumber) {
-    }
+    public record Result(Map<Integer, Integer> symbolOfSection, IntUnaryOperator renumber) {}
 
-    private SectionSymbolInserter() {
-    }
+    private SectionSymbolInserter() {}
 
     public static Result insert(ElfFile file, ElfAppender out, SortedSet<Integer> sections) {
         Section symtab = file.symbolTable().orElseThrow();
@@ -62,7 +60,8 @@ public final class SectionSymbolInserter {
 
         Section shndxTable = file.sections().stream()
                 .filter(s -> s.type() == Section.SHT_SYMTAB_SHNDX && s.link() == symtab.index())
-                .findFirst().orElse(null);
+                .findFirst()
+                .orElse(null);
         if (shndxTable != null || needsExtended) {
             ByteBuffer indexes = ByteBuffer.allocate((count + k) * 4).order(order);
             if (shndxTable != null) {
@@ -76,8 +75,7 @@ public final class SectionSymbolInserter {
             if (shndxTable != null) {
                 out.replaceContent(shndxTable.index(), indexes.array());
             } else {
-                out.addSection(".symtab_shndx", Section.SHT_SYMTAB_SHNDX, 0, symtab.index(), 0, 4, 4,
-                        indexes.array());
+                out.addSection(".symtab_shndx", Section.SHT_SYMTAB_SHNDX, 0, symtab.index(), 0, 4, 4, indexes.array());
             }
         }
 
@@ -97,7 +95,8 @@ public final class SectionSymbolInserter {
     private static byte[] renumbered(ElfFile file, RelocationInfo info, Section rs, IntUnaryOperator renumber) {
         List<Relocation> relocations = file.relocations(rs, info);
         RelocationWriter writer = new RelocationWriter(file.target(), rs.type() == Section.SHT_RELA, info);
-        ByteBuffer copy = ByteBuffer.allocate((int) rs.size()).order(file.target().endian().order());
+        ByteBuffer copy = ByteBuffer.allocate((int) rs.size())
+                .order(file.target().endian().order());
         copy.put(0, file.bytes(rs), 0, (int) rs.size());
         for (int i = 0; i < relocations.size(); i++) {
             Relocation r = relocations.get(i);

@@ -7,8 +7,7 @@ package org.mcountkit.core.output;
  */
 public final class OneLine {
 
-    private OneLine() {
-    }
+    private OneLine() {}
 
     /** {@code text} with every character below 0x20, 0x7f and 0x80..0xff written as {@code \xNN}. */
     public static String of(String text) {

@@ -3,9 +3,9 @@ package org.mcountkit.core.output;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.regex.Pattern;
-import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.Table;
 import org.mcountkit.core.TableEntry;
+import org.mcountkit.core.elf.McountLocSections;
 
 /**
  * Writes a {@link Table} as GNU assembler source, as {@code recordmcount.pl} does: one
@@ -22,8 +22,8 @@ public final class TableAsmWriter {
     public void write(Table table, Writer out) throws IOException {
         int word = table.target().pointerSize();
         String directive = word == 8 ? ".8byte" : ".4byte";
-        out.write("/* __mcount_loc for " + table.machine() + ": " + table.entries().size()
-                + " entries, written by mcountkit table */\n");
+        out.write("/* __mcount_loc for " + table.machine() + ": "
+                + table.entries().size() + " entries, written by mcountkit table */\n");
         out.write("\t.section " + McountLocSections.TABLE + ",\"a\",%progbits\n");
         out.write("\t.balign " + word + "\n");
         for (TableEntry e : table.entries()) {

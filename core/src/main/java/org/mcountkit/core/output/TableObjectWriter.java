@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Map;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.Table;
+import org.mcountkit.core.TableEntry;
 import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.RelocatableWriter;
 import org.mcountkit.core.elf.RelocationWriter;
-import org.mcountkit.core.Table;
-import org.mcountkit.core.TableEntry;
 
 /**
  * Writes a {@link Table} as a relocatable object for the table's machine, holding what the
@@ -33,12 +33,13 @@ public final class TableObjectWriter {
         RelocatableWriter out = new RelocatableWriter(table.target());
         Map<String, Integer> symbols = new LinkedHashMap<>();
         entries.stream().filter(e -> !e.isAbsolute()).forEach(e -> symbols.putIfAbsent(e.symbol(), 0));
-        ByteBuffer data = ByteBuffer.allocate(entries.size() * word).order(table.target().endian().order());
+        ByteBuffer data = ByteBuffer.allocate(entries.size() * word)
+                .order(table.target().endian().order());
         RelocationWriter relocations = new RelocationWriter(table.target(), table.rela(), table.relocationInfo());
         int relocated = (int) entries.stream().filter(e -> !e.isAbsolute()).count();
         ByteBuffer rel = relocations.allocate(relocated);
-        int tableIndex = out.addSection(McountLocSections.TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, word, word,
-                new byte[0]);
+        int tableIndex = out.addSection(
+                McountLocSections.TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, word, word, new byte[0]);
         for (Map.Entry<String, Integer> symbol : symbols.entrySet()) {
             symbol.setValue(out.addSymbol(symbol.getKey(), Symbol.STB_GLOBAL, Symbol.STT_NOTYPE, Symbol.SHN_UNDEF, 0));
         }
@@ -50,14 +51,22 @@ public final class TableObjectWriter {
                 layout.putWord(data, i * word, e.value());
             }
             if (!e.isAbsolute()) {
-                relocations.put(rel, r++, (long) i * word, symbols.get(e.symbol()), table.relocationType(),
+                relocations.put(
+                        rel,
+                        r++,
+                        (long) i * word,
+                        symbols.get(e.symbol()),
+                        table.relocationType(),
                         table.rela() ? e.value() : 0);
             }
         }
         out.setContent(tableIndex, data.array());
         if (relocated > 0) {
-            out.addRelocations((table.rela() ? ".rela" : ".rel") + McountLocSections.TABLE,
-                    table.rela() ? Section.SHT_RELA : Section.SHT_REL, tableIndex, relocations.entrySize(),
+            out.addRelocations(
+                    (table.rela() ? ".rela" : ".rel") + McountLocSections.TABLE,
+                    table.rela() ? Section.SHT_RELA : Section.SHT_REL,
+                    tableIndex,
+                    relocations.entrySize(),
                     rel.array());
         }
         out.addSection(NOTE_GNU_STACK, Section.SHT_PROGBITS, 0, 1, 0, new byte[0]);

@@ -14,10 +14,15 @@ public final class TextReportWriter {
     public void write(FileReport report, PrintWriter out) {
         for (CallSite site : report.sites()) {
             // Names come from the file and may hold any byte: OneLine keeps each site on its line.
-            out.printf("%s: %s+0x%x %d %s %s %s%s%n", OneLine.of(report.file().toString()),
-                    OneLine.of(site.section()), site.offset(), site.length(),
+            out.printf(
+                    "%s: %s+0x%x %d %s %s %s%s%n",
+                    OneLine.of(report.file().toString()),
+                    OneLine.of(site.section()),
+                    site.offset(),
+                    site.length(),
                     site.function() == null ? "?" : OneLine.of(site.function()),
-                    site.hook() == null ? "-" : site.hook(), site.source().label(),
+                    site.hook() == null ? "-" : site.hook(),
+                    site.source().label(),
                     report.linked() ? String.format(" 0x%x", site.address()) : "");
         }
     }

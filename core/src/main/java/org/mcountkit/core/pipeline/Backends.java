@@ -7,8 +7,8 @@ import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.ElfTarget;
-import org.mcountkit.core.InputException;
 import org.mcountkit.core.Failure;
+import org.mcountkit.core.InputException;
 
 /** The architecture backends found on a class path with {@link ServiceLoader}. */
 public final class Backends {
@@ -48,16 +48,22 @@ public final class Backends {
             }
         }
         if (claiming.size() > 1) {
-            throw new InputException(Failure.UNSUPPORTED_MACHINE, "machine " + target.machine() + " is claimed by more than one backend: "
-                    + claiming.stream().map(b -> b.name() + " (" + b.getClass().getName() + ")")
-                            .collect(Collectors.joining(", ")));
+            throw new InputException(
+                    Failure.UNSUPPORTED_MACHINE,
+                    "machine " + target.machine() + " is claimed by more than one backend: "
+                            + claiming.stream()
+                                    .map(b -> b.name() + " (" + b.getClass().getName() + ")")
+                                    .collect(Collectors.joining(", ")));
         }
         return claiming.isEmpty() ? Optional.empty() : Optional.of(claiming.get(0));
     }
 
     /** The backend for this target, or an error naming the machine. */
     public ArchBackend require(ElfTarget target) {
-        return find(target).orElseThrow(() -> new InputException(Failure.UNSUPPORTED_MACHINE, "unsupported machine " + MachineNames.describe(target)
-                + ": no backend on the class path handles it"));
+        return find(target)
+                .orElseThrow(() -> new InputException(
+                        Failure.UNSUPPORTED_MACHINE,
+                        "unsupported machine " + MachineNames.describe(target)
+                                + ": no backend on the class path handles it"));
     }
 }

@@ -124,7 +124,8 @@ public final class CodeReader {
             Instruction here = decode(code, at);
             if (callsHook(here, targets) && at + here.length() <= end) {
                 long to = ((Instruction.Call) here).target();
-                calls.add(new HookCall(at - start, here.length(), to == Instruction.UNKNOWN_TARGET ? to : to & addressMask));
+                calls.add(new HookCall(
+                        at - start, here.length(), to == Instruction.UNKNOWN_TARGET ? to : to & addressMask));
                 at += here.length();
             } else {
                 at += abi.scanByteByByte() ? 1 : here.length();
@@ -137,8 +138,7 @@ public final class CodeReader {
      * A call to the hook found by {@link #hookCalls}: {@code length} bytes at {@code offset}, going
      * to {@code target} ({@link Instruction#UNKNOWN_TARGET} when the bytes do not say).
      */
-    public record HookCall(int offset, int length, long target) {
-    }
+    public record HookCall(int offset, int length, long target) {}
 
     /**
      * What a site at {@code address} should hold, for messages: the call to each of
@@ -150,15 +150,22 @@ public final class CodeReader {
         for (Map.Entry<Long, String> call : calls.entrySet()) {
             text.append("call ").append(call.getValue());
             try {
-                text.append(" (").append(hex(encodings.call(address, call.getKey()))).append(") or ");
+                text.append(" (")
+                        .append(hex(encodings.call(address, call.getKey())))
+                        .append(") or ");
             } catch (EncodingException e) {
                 text.append(" (out of range here) or ");
             }
         }
         if (calls.isEmpty()) {
-            text.append("a call to ").append(String.join("/", new TreeSet<>(abi.hooks()))).append(" or ");
+            text.append("a call to ")
+                    .append(String.join("/", new TreeSet<>(abi.hooks())))
+                    .append(" or ");
         }
-        return text.append("nop (").append(hex(encodings.nop(encodings.siteLength()))).append(")").toString();
+        return text.append("nop (")
+                .append(hex(encodings.nop(encodings.siteLength())))
+                .append(")")
+                .toString();
     }
 
     public PatchEncodings encodings(int mode) {

@@ -6,16 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.MappedElfFile;
-import org.mcountkit.core.Failure;
 
 /** Opens inputs, turning I/O failures into one-line reasons. */
 public final class ElfFiles {
 
-    private ElfFiles() {
-    }
+    private ElfFiles() {}
 
     /**
      * Reads {@code path} as an ELF file.

@@ -137,7 +137,9 @@ public final class ElfImage {
             relocationSections = new HashMap<>();
             for (Section rs : file.sections()) {
                 if (rs.isRelocationSection() && rs.link() == symtab) {
-                    relocationSections.computeIfAbsent(rs.info(), k -> new ArrayList<>(1)).add(rs);
+                    relocationSections
+                            .computeIfAbsent(rs.info(), k -> new ArrayList<>(1))
+                            .add(rs);
                 }
             }
         }

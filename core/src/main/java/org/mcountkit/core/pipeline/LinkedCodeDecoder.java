@@ -25,8 +25,7 @@ import org.mcountkit.api.Symbol;
 final class LinkedCodeDecoder {
 
     /** Decoded sites in traced and in untraced sections, and notes on what could not be decoded. */
-    record Decoded(List<CallSite> traced, List<CallSite> untraced, List<Diagnostic> diagnostics) {
-    }
+    record Decoded(List<CallSite> traced, List<CallSite> untraced, List<Diagnostic> diagnostics) {}
 
     private final ElfImage image;
 
@@ -44,9 +43,11 @@ final class LinkedCodeDecoder {
         HookSymbols hooks = image.hooks();
         if (hooks.defined().isEmpty()) {
             if (!hooks.undefined().isEmpty()) {
-                diagnostics.add(Diagnostic.of(Severity.NOTE, String.join(", ", hooks.undefined())
-                        + " is not defined in this image (resolved at run time), so its calls cannot be"
-                        + " found in the code; link with -q to keep the relocations"));
+                diagnostics.add(Diagnostic.of(
+                        Severity.NOTE,
+                        String.join(", ", hooks.undefined())
+                                + " is not defined in this image (resolved at run time), so its calls cannot be"
+                                + " found in the code; link with -q to keep the relocations"));
             }
             return new Decoded(traced, untraced, diagnostics);
         }
@@ -60,8 +61,8 @@ final class LinkedCodeDecoder {
             List<CallSite> into = TracedSections.isTraced(section.name()) ? traced : untraced;
             decodeSection(reader, targets, section, e.getValue(), into);
         }
-        Comparator<CallSite> inFileOrder = Comparator.comparingInt(CallSite::sectionIndex)
-                .thenComparingLong(CallSite::offset);
+        Comparator<CallSite> inFileOrder =
+                Comparator.comparingInt(CallSite::sectionIndex).thenComparingLong(CallSite::offset);
         traced.sort(inFileOrder);
         untraced.sort(inFileOrder);
         return new Decoded(traced, untraced, diagnostics);
@@ -73,26 +74,31 @@ final class LinkedCodeDecoder {
         Set<String> hookNames = image.abi().hooks();
         int sections = image.file().sections().size();
         for (Symbol s : image.file().symbols()) {
-            if (s.isFunction() && s.size() > 0 && s.isInSection() && s.sectionIndex() < sections
+            if (s.isFunction()
+                    && s.size() > 0
+                    && s.isInSection()
+                    && s.sectionIndex() < sections
                     && !hookNames.contains(s.name())) {
-                functions.computeIfAbsent(s.sectionIndex(), k -> new ArrayList<>()).add(s);
+                functions
+                        .computeIfAbsent(s.sectionIndex(), k -> new ArrayList<>())
+                        .add(s);
             }
         }
         return functions;
     }
 
     /** Decodes each function once: an alias or a symbol nested in one already read adds nothing. */
-    private void decodeSection(CodeReader reader, CallTargets targets, Section section, List<Symbol> functions,
-            List<CallSite> into) {
+    private void decodeSection(
+            CodeReader reader, CallTargets targets, Section section, List<Symbol> functions, List<CallSite> into) {
         Code sectionCode = image.code(section);
-        record Extent(Symbol symbol, long start) {
-        }
+        record Extent(Symbol symbol, long start) {}
         List<Extent> extents = new ArrayList<>(functions.size());
         for (Symbol f : functions) {
             extents.add(new Extent(f, image.backend().functionAddress(image.target(), f) - section.address()));
         }
         extents.sort(Comparator.comparingLong(Extent::start)
-                .thenComparing(Comparator.comparingLong((Extent x) -> x.symbol().size()).reversed()));
+                .thenComparing(Comparator.comparingLong((Extent x) -> x.symbol().size())
+                        .reversed()));
         long readUpTo = Long.MIN_VALUE;
         Set<Long> seen = new HashSet<>();
         for (Extent x : extents) {
@@ -114,8 +120,14 @@ final class LinkedCodeDecoder {
                 }
                 long delta = call.offset();
                 String function = delta == 0 ? f.name() : f.name() + "+0x" + Long.toHexString(delta);
-                into.add(new CallSite(section.index(), section.name(), offset, call.length(),
-                        image.hooks().defined().get(call.target()), SiteSource.DECODED, function,
+                into.add(new CallSite(
+                        section.index(),
+                        section.name(),
+                        offset,
+                        call.length(),
+                        image.hooks().defined().get(call.target()),
+                        SiteSource.DECODED,
+                        function,
                         section.address() + offset));
             }
         }

@@ -14,11 +14,9 @@ import org.mcountkit.api.CallSite;
 final class ListedSites {
 
     /** A place in a file: section index and offset. */
-    private record Place(int section, long offset) {
-    }
+    private record Place(int section, long offset) {}
 
-    private ListedSites() {
-    }
+    private ListedSites() {}
 
     static List<CallSite> merge(List<CallSite> relocationSites, List<CallSite> tableSites) {
         List<CallSite> merged = new ArrayList<>(relocationSites);

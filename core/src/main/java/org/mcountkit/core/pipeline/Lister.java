@@ -29,9 +29,15 @@ public final class Lister {
         FileReport report = list(image);
         if (log.isDebugEnabled()) {
             Sites sites = image.sites();
-            log.debug("{}: {} backend, {}; {} call site(s) and {} untraced from {}, {} table entr(ies); {} ms", path,
-                    image.backend().name(), image.machine(), sites.calls().size(), sites.untraced().size(),
-                    sites.fromCode() ? "linked code" : "relocations", sites.tableEntries().size(),
+            log.debug(
+                    "{}: {} backend, {}; {} call site(s) and {} untraced from {}, {} table entr(ies); {} ms",
+                    path,
+                    image.backend().name(),
+                    image.machine(),
+                    sites.calls().size(),
+                    sites.untraced().size(),
+                    sites.fromCode() ? "linked code" : "relocations",
+                    sites.tableEntries().size(),
                     Millis.since(start));
         }
         return report;
@@ -39,7 +45,14 @@ public final class Lister {
 
     public static FileReport list(ElfImage image) {
         Sites sites = image.sites();
-        return new FileReport(image.path(), image.machine(), image.target(), sites.listed(), sites.untraced(),
-                sites.diagnostics(), false, image.linked());
+        return new FileReport(
+                image.path(),
+                image.machine(),
+                image.target(),
+                sites.listed(),
+                sites.untraced(),
+                sites.diagnostics(),
+                false,
+                image.linked());
     }
 }

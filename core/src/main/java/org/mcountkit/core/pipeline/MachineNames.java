@@ -7,14 +7,24 @@ import org.mcountkit.api.ElfTarget;
 final class MachineNames {
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
-            Map.entry(2, "EM_SPARC"), Map.entry(3, "EM_386"), Map.entry(8, "EM_MIPS"), Map.entry(20, "EM_PPC"),
-            Map.entry(21, "EM_PPC64"), Map.entry(22, "EM_S390"), Map.entry(40, "EM_ARM"), Map.entry(42, "EM_SH"),
-            Map.entry(43, "EM_SPARCV9"), Map.entry(50, "EM_IA_64"), Map.entry(62, "EM_X86_64"),
-            Map.entry(167, "EM_NDS32"), Map.entry(183, "EM_AARCH64"), Map.entry(243, "EM_RISCV"),
-            Map.entry(252, "EM_CSKY"), Map.entry(258, "EM_LOONGARCH"));
+            Map.entry(2, "EM_SPARC"),
+            Map.entry(3, "EM_386"),
+            Map.entry(8, "EM_MIPS"),
+            Map.entry(20, "EM_PPC"),
+            Map.entry(21, "EM_PPC64"),
+            Map.entry(22, "EM_S390"),
+            Map.entry(40, "EM_ARM"),
+            Map.entry(42, "EM_SH"),
+            Map.entry(43, "EM_SPARCV9"),
+            Map.entry(50, "EM_IA_64"),
+            Map.entry(62, "EM_X86_64"),
+            Map.entry(167, "EM_NDS32"),
+            Map.entry(183, "EM_AARCH64"),
+            Map.entry(243, "EM_RISCV"),
+            Map.entry(252, "EM_CSKY"),
+            Map.entry(258, "EM_LOONGARCH"));
 
-    private MachineNames() {
-    }
+    private MachineNames() {}
 
     static String describe(ElfTarget target) {
         String name = NAMES.get(target.machine());

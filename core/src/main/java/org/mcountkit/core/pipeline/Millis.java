@@ -3,8 +3,7 @@ package org.mcountkit.core.pipeline;
 /** Elapsed wall time for log lines. */
 public final class Millis {
 
-    private Millis() {
-    }
+    private Millis() {}
 
     /** Milliseconds since {@code start}, a {@link System#nanoTime()} reading, to one decimal. */
     public static String since(long start) {

@@ -15,7 +15,10 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.Failure;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
@@ -23,9 +26,6 @@ import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.SectionSymbolInserter;
 import org.slf4j.Logger;
 import org.slf4j.helpers.NOPLogger;
-import org.mcountkit.core.FileReport;
-import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.Failure;
 
 /**
  * Appends {@code __mcount_loc} to a relocatable object in place, as the kernel's recordmcount
@@ -49,8 +49,13 @@ public final class Recorder {
         long start = System.nanoTime();
         FileReport report = recordFile(path, options);
         if (log.isDebugEnabled()) {
-            log.debug("{}: {}; {} site(s) {}, {} untraced; {} ms", path, report.machine(), report.sites().size(),
-                    report.changed() ? "recorded" : "found, file left unchanged", report.untracedSites().size(),
+            log.debug(
+                    "{}: {}; {} site(s) {}, {} untraced; {} ms",
+                    path,
+                    report.machine(),
+                    report.sites().size(),
+                    report.changed() ? "recorded" : "found, file left unchanged",
+                    report.untracedSites().size(),
                     Millis.since(start));
         }
         return report;
@@ -59,27 +64,38 @@ public final class Recorder {
     private FileReport recordFile(Path path, RecordOptions options) {
         ElfFile file = ElfFiles.open(path);
         if (file.type() != ElfFile.ET_REL) {
-            throw new InputException(Failure.WRONG_FILE_TYPE, "not a relocatable object (e_type " + file.type()
-                    + "): record rewrites .o files; list reads linked images");
+            throw new InputException(
+                    Failure.WRONG_FILE_TYPE,
+                    "not a relocatable object (e_type " + file.type()
+                            + "): record rewrites .o files; list reads linked images");
         }
         ElfImage image = ElfImage.of(file, backends.require(file.target()));
         String machine = image.machine();
         AtomicFile.Existing existing = requireWritable(path);
         if (file.section(McountLocSections.TABLE).isPresent()) {
-            List<Diagnostic> notes = List.of(Diagnostic.of(Severity.NOTE,
-                    "already has " + McountLocSections.TABLE + ": left unchanged"));
+            List<Diagnostic> notes = List.of(
+                    Diagnostic.of(Severity.NOTE, "already has " + McountLocSections.TABLE + ": left unchanged"));
             return new FileReport(path, machine, file.target(), List.of(), List.of(), notes, false);
         }
         SiteScan scan = image.relocationSites();
         List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
-        FileReport unchanged = new FileReport(path, machine, file.target(), FoundSite.sites(scan.traced()),
-                FoundSite.sites(scan.untraced()), diagnostics, false);
+        FileReport unchanged = new FileReport(
+                path,
+                machine,
+                file.target(),
+                FoundSite.sites(scan.traced()),
+                FoundSite.sites(scan.untraced()),
+                diagnostics,
+                false);
         if (unchanged.hasErrors() || (options.strict() && unchanged.hasWarnings())) {
             if (options.strict() && !unchanged.hasErrors()) {
                 // Counted rather than "above": with -q the warnings themselves are not printed.
-                long warnings = diagnostics.stream().filter(d -> d.severity() == Severity.WARNING).count();
-                diagnostics.add(Diagnostic.of(Severity.ERROR, "--strict: " + warnings + " warning"
-                        + (warnings == 1 ? "" : "s") + "; file left unchanged"));
+                long warnings = diagnostics.stream()
+                        .filter(d -> d.severity() == Severity.WARNING)
+                        .count();
+                diagnostics.add(Diagnostic.of(
+                        Severity.ERROR,
+                        "--strict: " + warnings + " warning" + (warnings == 1 ? "" : "s") + "; file left unchanged"));
             }
             return unchanged;
         }
@@ -90,7 +106,8 @@ public final class Recorder {
         }
         if (!scan.traced().isEmpty()) {
             List<McountLocSections.Entry> entries = entries(file, scan, out, diagnostics);
-            boolean rela = file.section(scan.traced().get(0).relocationSection()).type() == Section.SHT_RELA;
+            boolean rela =
+                    file.section(scan.traced().get(0).relocationSection()).type() == Section.SHT_RELA;
             McountLocSections.append(file, out, entries, rela, image.abi().tableRelocation());
         }
         try {
@@ -100,12 +117,12 @@ public final class Recorder {
         } catch (IOException e) {
             throw new InputException(Failure.UNWRITABLE, "cannot write: " + e, e);
         }
-        return new FileReport(path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(),
-                diagnostics, true);
+        return new FileReport(
+                path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(), diagnostics, true);
     }
 
-    private static List<McountLocSections.Entry> entries(ElfFile file, SiteScan scan, ElfAppender out,
-            List<Diagnostic> diagnostics) {
+    private static List<McountLocSections.Entry> entries(
+            ElfFile file, SiteScan scan, ElfAppender out, List<Diagnostic> diagnostics) {
         Set<Integer> sections = new TreeSet<>();
         int last = -1;
         for (FoundSite f : scan.traced()) {
@@ -121,7 +138,10 @@ public final class Recorder {
             added = SectionSymbolInserter.insert(file, out, new TreeSet<>(bases.missing()));
             renumber = added.renumber();
             for (int s : new TreeSet<>(bases.missing())) {
-                diagnostics.add(Diagnostic.at(Severity.NOTE, file.section(s).name(), -1,
+                diagnostics.add(Diagnostic.at(
+                        Severity.NOTE,
+                        file.section(s).name(),
+                        -1,
                         "no LOCAL or GLOBAL symbol in the section: added a section symbol as the table's base"));
             }
         }
@@ -159,15 +179,20 @@ public final class Recorder {
         }
         Path directory = existing.real().getParent();
         if (existing.permissions() != null && !existing.permissions().contains(PosixFilePermission.OWNER_WRITE)) {
-            throw new InputException(Failure.UNWRITABLE, "read-only file (mode " + PosixFilePermissions.toString(existing.permissions())
-                    + "): not rewritten");
+            throw new InputException(
+                    Failure.UNWRITABLE,
+                    "read-only file (mode " + PosixFilePermissions.toString(existing.permissions())
+                            + "): not rewritten");
         }
         if (existing.permissions() == null && !Files.isWritable(existing.real())) {
-            throw new InputException(Failure.UNWRITABLE, "read-only file (mode " + mode(existing.real()) + "): not rewritten");
+            throw new InputException(
+                    Failure.UNWRITABLE, "read-only file (mode " + mode(existing.real()) + "): not rewritten");
         }
         if (directory != null && !ownerMayWrite(directory)) {
-            throw new InputException(Failure.UNWRITABLE, "read-only directory " + directory + " (mode " + mode(directory)
-                    + "): the file cannot be replaced there");
+            throw new InputException(
+                    Failure.UNWRITABLE,
+                    "read-only directory " + directory + " (mode " + mode(directory)
+                            + "): the file cannot be replaced there");
         }
         return existing;
     }
@@ -178,7 +203,8 @@ public final class Recorder {
         } catch (UnsupportedOperationException e) {
             return Files.isWritable(path);
         } catch (IOException e) {
-            throw new InputException(Failure.UNREADABLE, "cannot read permissions of " + path + ": " + e.getMessage(), e);
+            throw new InputException(
+                    Failure.UNREADABLE, "cannot read permissions of " + path + ": " + e.getMessage(), e);
         }
     }
 

@@ -7,5 +7,4 @@ import org.mcountkit.api.Diagnostic;
  * What a scan of one file's hook relocations found: sites in traced sections (to record), sites
  * in other executable sections (reported, never recorded), and diagnostics.
  */
-public record SiteScan(List<FoundSite> traced, List<FoundSite> untraced, List<Diagnostic> diagnostics) {
-}
+public record SiteScan(List<FoundSite> traced, List<FoundSite> untraced, List<Diagnostic> diagnostics) {}

@@ -51,7 +51,9 @@ final class SiteScanner {
         int symtab = file.symbolTable().map(Section::index).orElse(-1);
         Map<String, Integer> exposed = new LinkedHashMap<>();
         for (Section rs : file.sections()) {
-            if (!rs.isRelocationSection() || rs.link() != symtab || rs.info() <= 0
+            if (!rs.isRelocationSection()
+                    || rs.link() != symtab
+                    || rs.info() <= 0
                     || rs.info() >= file.sections().size()) {
                 continue;
             }
@@ -121,20 +123,34 @@ final class SiteScanner {
         }
 
         /** Judges one relocation naming a hook and files the site it reveals, if any. */
-        private void reference(Section rs, Section code, ByteBuffer bytes, boolean isTraced, DistinctOffsets seen, int i,
-                Relocation read, String hook) {
+        private void reference(
+                Section rs,
+                Section code,
+                ByteBuffer bytes,
+                boolean isTraced,
+                DistinctOffsets seen,
+                int i,
+                Relocation read,
+                String hook) {
             long offset = relocatable ? read.offset() : read.offset() - code.address();
             if (offset < 0 || offset >= code.size()) {
-                diagnostics.add(Diagnostic.at(Severity.ERROR, code.name(), offset, "relocation " + i + " in "
-                        + rs.name() + " points past the end of the section (" + code.size() + " bytes)"));
+                diagnostics.add(Diagnostic.at(
+                        Severity.ERROR,
+                        code.name(),
+                        offset,
+                        "relocation " + i + " in " + rs.name() + " points past the end of the section (" + code.size()
+                                + " bytes)"));
                 return;
             }
-            Relocation local = new Relocation(offset, read.type(), read.symbolIndex(), read.addend(),
-                    read.explicitAddend());
-            Recognition verdict = backend.recognize(new HookReference(target, code.name(), bytes, local, hook,
-                    !relocatable));
+            Relocation local =
+                    new Relocation(offset, read.type(), read.symbolIndex(), read.addend(), read.explicitAddend());
+            Recognition verdict =
+                    backend.recognize(new HookReference(target, code.name(), bytes, local, hook, !relocatable));
             if (verdict instanceof Recognition.Rejected rejected) {
-                diagnostics.add(Diagnostic.at(Severity.WARNING, code.name(), offset,
+                diagnostics.add(Diagnostic.at(
+                        Severity.WARNING,
+                        code.name(),
+                        offset,
                         "reference to " + hook + " not recorded: " + rejected.reason()));
                 return;
             }
@@ -142,7 +158,10 @@ final class SiteScanner {
                 return;
             }
             if (site.offset() < 0 || site.offset() + site.length() > code.size()) {
-                diagnostics.add(Diagnostic.at(Severity.ERROR, code.name(), site.offset(),
+                diagnostics.add(Diagnostic.at(
+                        Severity.ERROR,
+                        code.name(),
+                        site.offset(),
                         "call to " + hook + " runs past the end of the section"));
                 return;
             }
@@ -150,8 +169,15 @@ final class SiteScanner {
                 return;
             }
             String function = image.functions().describe(code.index(), site.offset());
-            CallSite callSite = new CallSite(code.index(), code.name(), site.offset(), site.length(), hook,
-                    SiteSource.RELOCATION, function, code.address() + site.offset());
+            CallSite callSite = new CallSite(
+                    code.index(),
+                    code.name(),
+                    site.offset(),
+                    site.length(),
+                    hook,
+                    SiteSource.RELOCATION,
+                    function,
+                    code.address() + site.offset());
             FoundSite found = new FoundSite(callSite, rs.index(), i, read);
             if (isTraced) {
                 traced.add(found);
@@ -170,9 +196,13 @@ final class SiteScanner {
         for (Relocation r : image.relocations(rs)) {
             String hook = hooks.nameOf(r.symbolIndex());
             if (hook != null && r.type() != abi.noneRelocation()) {
-                diagnostics.add(Diagnostic.at(Severity.WARNING, data.name(), r.offset() - base, "reference to " + hook
-                        + " not recorded: not a call: " + abi.relocationName(r.type()) + " in "
-                        + data.name() + ", which is not code"));
+                diagnostics.add(Diagnostic.at(
+                        Severity.WARNING,
+                        data.name(),
+                        r.offset() - base,
+                        "reference to " + hook
+                                + " not recorded: not a call: " + abi.relocationName(r.type()) + " in "
+                                + data.name() + ", which is not code"));
             }
         }
     }
@@ -192,12 +222,16 @@ final class SiteScanner {
                 text.append("; ");
             }
             if (s.isWeak()) {
-                text.append("the reference to ").append(e.getValue()).append(" is weak: while it stays undefined"
-                        + " the linker leaves those calls unrelaxed, but other calls still shrink, so offsets"
-                        + " recorded per object can still move");
+                text.append("the reference to ")
+                        .append(e.getValue())
+                        .append(" is weak: while it stays undefined"
+                                + " the linker leaves those calls unrelaxed, but other calls still shrink, so offsets"
+                                + " recorded per object can still move");
             } else {
-                text.append("the reference to ").append(e.getValue()).append(" is not weak: the linker may"
-                        + " relax the calls themselves as well as the code around them");
+                text.append("the reference to ")
+                        .append(e.getValue())
+                        .append(" is not weak: the linker may"
+                                + " relax the calls themselves as well as the code around them");
             }
         }
         return text.toString();

@@ -11,8 +11,12 @@ import org.mcountkit.api.Diagnostic;
  * it carries, what was said on the way, and whether the calls were read from linked code.
  * Objects and linked images alike.
  */
-public record Sites(List<CallSite> calls, List<CallSite> untraced, List<CallSite> tableEntries,
-        List<Diagnostic> diagnostics, boolean fromCode) {
+public record Sites(
+        List<CallSite> calls,
+        List<CallSite> untraced,
+        List<CallSite> tableEntries,
+        List<Diagnostic> diagnostics,
+        boolean fromCode) {
 
     static Sites of(ElfImage image) {
         SiteScan scan = image.relocationSites();
@@ -29,8 +33,7 @@ public record Sites(List<CallSite> calls, List<CallSite> untraced, List<CallSite
         }
         TableSites.TableScan tables = image.tableSites();
         diagnostics.addAll(tables.diagnostics());
-        return new Sites(List.copyOf(calls), List.copyOf(untraced), tables.sites(), List.copyOf(diagnostics),
-                fromCode);
+        return new Sites(List.copyOf(calls), List.copyOf(untraced), tables.sites(), List.copyOf(diagnostics), fromCode);
     }
 
     /**

@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.Code;
 import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
@@ -29,8 +29,7 @@ public final class TableSites {
     public static final String PATCHABLE_FUNCTION_ENTRIES = "__patchable_function_entries";
 
     /** The sites of every table in a file, in file order, and what was wrong with entries. */
-    public record TableScan(List<CallSite> sites, List<Diagnostic> diagnostics) {
-    }
+    public record TableScan(List<CallSite> sites, List<Diagnostic> diagnostics) {}
 
     private final ElfImage image;
 
@@ -82,15 +81,20 @@ public final class TableSites {
                 }
             }
             if (!placed) {
-                warn(table, -1, "no relocation section places its entries: the " + table.size()
-                        + " bytes cannot be read as sites");
+                warn(
+                        table,
+                        -1,
+                        "no relocation section places its entries: the " + table.size()
+                                + " bytes cannot be read as sites");
             }
         }
 
         private void relocatedEntry(Section table, SiteSource source, ByteBuffer data, Relocation r) {
             if (r.type() != abi.tableRelocation()) {
-                warn(table, r.offset(), "entry relocated by " + abi.relocationName(r.type())
-                        + ", not an absolute pointer: skipped");
+                warn(
+                        table,
+                        r.offset(),
+                        "entry relocated by " + abi.relocationName(r.type()) + ", not an absolute pointer: skipped");
                 return;
             }
             if (r.offset() < 0 || r.offset() > data.limit() - word) {
@@ -98,9 +102,12 @@ public final class TableSites {
                 return;
             }
             Symbol symbol = file.symbol(r.symbolIndex());
-            if (!symbol.isInSection() || symbol.sectionIndex() >= file.sections().size()) {
-                warn(table, r.offset(), "entry against symbol '" + symbol.name()
-                        + "', which is not defined in a section: skipped");
+            if (!symbol.isInSection()
+                    || symbol.sectionIndex() >= file.sections().size()) {
+                warn(
+                        table,
+                        r.offset(),
+                        "entry against symbol '" + symbol.name() + "', which is not defined in a section: skipped");
                 return;
             }
             long addend = r.explicitAddend() ? r.addend() : wordAt(data, (int) r.offset());
@@ -125,8 +132,12 @@ public final class TableSites {
                 entry(table, at, code, address - code.address(), source);
             }
             if (zeros > 0) {
-                diagnostics.add(Diagnostic.at(Severity.NOTE, table.name(), -1, zeros + " zero entr"
-                        + (zeros == 1 ? "y" : "ies") + " (functions the link discarded or zeroed): not listed"));
+                diagnostics.add(Diagnostic.at(
+                        Severity.NOTE,
+                        table.name(),
+                        -1,
+                        zeros + " zero entr" + (zeros == 1 ? "y" : "ies")
+                                + " (functions the link discarded or zeroed): not listed"));
             }
         }
 
@@ -136,8 +147,12 @@ public final class TableSites {
                 return;
             }
             if (offset < 0 || offset >= code.size()) {
-                error(table, at, String.format("entry points past the end of %s (offset 0x%x of %d bytes)",
-                        code.name(), offset, code.size()));
+                error(
+                        table,
+                        at,
+                        String.format(
+                                "entry points past the end of %s (offset 0x%x of %d bytes)",
+                                code.name(), offset, code.size()));
                 return;
             }
             FunctionIndex functions = image.functions();
@@ -154,8 +169,8 @@ public final class TableSites {
                 length = reader.encodings(bytes.mode()).siteLength();
                 function = functions.describe(code.index(), offset);
             }
-            sites.add(new CallSite(code.index(), code.name(), offset, length, null, source, function,
-                    code.address() + offset));
+            sites.add(new CallSite(
+                    code.index(), code.name(), offset, length, null, source, function, code.address() + offset));
         }
 
         private long wordAt(ByteBuffer data, int at) {

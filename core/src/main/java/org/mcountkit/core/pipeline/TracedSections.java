@@ -12,11 +12,17 @@ public final class TracedSections {
     /** Functions placed here are never recorded (the LTO proposal's opt-out section). */
     public static final String NOMCOUNT = ".text..nomcount";
 
-    private static final Set<String> EXACT = Set.of(".init.text", ".ref.text", ".sched.text", ".spinlock.text",
-            ".irqentry.text", ".softirqentry.text", ".kprobes.text", ".cpuidle.text");
+    private static final Set<String> EXACT = Set.of(
+            ".init.text",
+            ".ref.text",
+            ".sched.text",
+            ".spinlock.text",
+            ".irqentry.text",
+            ".softirqentry.text",
+            ".kprobes.text",
+            ".cpuidle.text");
 
-    private TracedSections() {
-    }
+    private TracedSections() {}
 
     /** True for executable PROGBITS sections that can hold code at all. */
     public static boolean isCode(Section section) {

@@ -35,13 +35,19 @@ final class UntracedCallNopper {
             try {
                 nop = reader.encodings(image.codeAt(code, site.offset()).mode()).nop(site.length());
             } catch (EncodingException e) {
-                diagnostics.add(Diagnostic.at(Severity.WARNING, site.section(), site.offset(),
+                diagnostics.add(Diagnostic.at(
+                        Severity.WARNING,
+                        site.section(),
+                        site.offset(),
                         "call to " + site.hook() + " left in place: " + e.getMessage()));
                 continue;
             }
             out.patch(code.offset() + site.offset(), nop);
             retirer.add(code.index(), site.offset(), site.length());
-            diagnostics.add(Diagnostic.at(Severity.NOTE, site.section(), site.offset(),
+            diagnostics.add(Diagnostic.at(
+                    Severity.NOTE,
+                    site.section(),
+                    site.offset(),
                     "call to " + site.hook() + " in an untraced section turned into a NOP"));
             changed++;
         }

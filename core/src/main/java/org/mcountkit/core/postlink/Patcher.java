@@ -18,23 +18,23 @@ import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.PatchMode;
+import org.mcountkit.core.PatchOptions;
+import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Millis;
-import org.slf4j.Logger;
-import org.slf4j.helpers.NOPLogger;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RelocationRetirer;
 import org.mcountkit.core.pipeline.SiteState;
-import org.mcountkit.core.PatchResult;
-import org.mcountkit.core.PatchOptions;
-import org.mcountkit.core.PatchMode;
-import org.mcountkit.core.Failure;
+import org.slf4j.Logger;
+import org.slf4j.helpers.NOPLogger;
 
 /**
  * Rewrites every recorded site of a file to the backend's NOP or to its call, as ftrace does at
@@ -71,14 +71,25 @@ public final class Patcher {
         long start = System.nanoTime();
         ElfImage image = ElfImage.open(path, backends);
         if (image.relocatable() && options.mode() == PatchMode.CALL) {
-            throw new InputException(Failure.WRONG_FILE_TYPE, "--call rewrites linked images only: in an object the linker fills in the call");
+            throw new InputException(
+                    Failure.WRONG_FILE_TYPE,
+                    "--call rewrites linked images only: in an object the linker fills in the call");
         }
-        List<CallSite> sites = options.tableOnly() ? image.tableSites().sites() : image.sites().listed();
+        List<CallSite> sites =
+                options.tableOnly() ? image.tableSites().sites() : image.sites().listed();
         PatchResult result = new Run(image, options).apply(sites);
         if (log.isDebugEnabled()) {
-            log.debug("{}: {}; {} of {} site(s) patched to {}, {} already so, {} skipped, {} refused{}; {} ms", path,
-                    image.machine(), result.patched(), sites.size(), options.mode(), result.unchanged(),
-                    result.skipped(), result.refused().size(), result.written() ? "" : ", file unchanged",
+            log.debug(
+                    "{}: {}; {} of {} site(s) patched to {}, {} already so, {} skipped, {} refused{}; {} ms",
+                    path,
+                    image.machine(),
+                    result.patched(),
+                    sites.size(),
+                    options.mode(),
+                    result.unchanged(),
+                    result.skipped(),
+                    result.refused().size(),
+                    result.written() ? "" : ", file unchanged",
                     Millis.since(start));
         }
         return result;
@@ -94,6 +105,7 @@ public final class Patcher {
         private final CallTargets hooks;
         /** What sites should call ({@code CALL}) or may already call: -1 when nothing is to be called. */
         private final long callTarget;
+
         private final Map<Long, String> expectedCalls = new LinkedHashMap<>();
         private final ElfAppender out;
         private final RelocationRetirer retirer;
@@ -101,6 +113,7 @@ public final class Patcher {
         private final List<PatchResult.Refusal> refused = new ArrayList<>();
         /** File ranges of sites already patched or found as wanted: start to end. */
         private final TreeMap<Long, Long> covered = new TreeMap<>();
+
         private int patched;
         private int unchanged;
         private int skipped;
@@ -138,8 +151,8 @@ public final class Patcher {
             String machine = image.machine();
             if (!refused.isEmpty()) {
                 String count = refused.size() + (refused.size() == 1 ? " site holds" : " sites hold");
-                diagnostics.add(Diagnostic.of(Severity.ERROR, count
-                        + " neither the expected call nor a NOP: file left unchanged"));
+                diagnostics.add(Diagnostic.of(
+                        Severity.ERROR, count + " neither the expected call nor a NOP: file left unchanged"));
                 return new PatchResult(file.path(), machine, 0, unchanged, skipped, refused, diagnostics, false);
             }
             if (patched > 0) {
@@ -150,8 +163,8 @@ public final class Patcher {
                     throw new InputException(Failure.UNWRITABLE, "cannot write: " + e.getMessage(), e);
                 }
             }
-            return new PatchResult(file.path(), machine, patched, unchanged, skipped, refused, diagnostics,
-                    patched > 0);
+            return new PatchResult(
+                    file.path(), machine, patched, unchanged, skipped, refused, diagnostics, patched > 0);
         }
 
         private void site(CallSite site) {
@@ -168,23 +181,33 @@ public final class Patcher {
                 return;
             }
             if (!bytes.has(offset, length)) {
-                refused.add(new PatchResult.Refusal(site.section(), site.offset(), site.address(), site.function(),
-                        "(past the end of " + site.section() + ")", expected(site.address(), bytes.mode())));
+                refused.add(new PatchResult.Refusal(
+                        site.section(),
+                        site.offset(),
+                        site.address(),
+                        site.function(),
+                        "(past the end of " + site.section() + ")",
+                        expected(site.address(), bytes.mode())));
                 return;
             }
             byte[] wanted;
             try {
-                wanted = options.mode() == PatchMode.NOP ? encodings.nop(length)
+                wanted = options.mode() == PatchMode.NOP
+                        ? encodings.nop(length)
                         : encodings.call(site.address(), callTarget, length);
             } catch (EncodingException e) {
                 if (entry) {
                     skipped++;
-                    diagnostics.add(Diagnostic.at(Severity.NOTE, site.section(), site.offset(), "patchable entry of "
-                            + length + " bytes left as it is: " + e.getMessage()));
+                    diagnostics.add(Diagnostic.at(
+                            Severity.NOTE,
+                            site.section(),
+                            site.offset(),
+                            "patchable entry of " + length + " bytes left as it is: " + e.getMessage()));
                     return;
                 }
-                throw new InputException(Failure.UNUSABLE_SITES, site.section() + "+0x" + Long.toHexString(site.offset()) + ": "
-                        + e.getMessage());
+                throw new InputException(
+                        Failure.UNUSABLE_SITES,
+                        site.section() + "+0x" + Long.toHexString(site.offset()) + ": " + e.getMessage());
             }
             byte[] old = new byte[length];
             bytes.bytes().get(offset, old);
@@ -199,11 +222,16 @@ public final class Patcher {
                 // elsewhere only the backend's own NOP is, as ftrace_modify_code checks exact bytes.
                 state = SiteState.NOP;
             }
-            boolean callsTarget = callTarget >= 0
-                    && reader.state(bytes, offset, CallTargets.at(callTarget)) == SiteState.CALL;
+            boolean callsTarget =
+                    callTarget >= 0 && reader.state(bytes, offset, CallTargets.at(callTarget)) == SiteState.CALL;
             if (state == SiteState.OTHER && !callsTarget) {
-                refused.add(new PatchResult.Refusal(site.section(), site.offset(), site.address(), site.function(),
-                        CodeReader.hex(old), expected(site.address(), bytes.mode())));
+                refused.add(new PatchResult.Refusal(
+                        site.section(),
+                        site.offset(),
+                        site.address(),
+                        site.function(),
+                        CodeReader.hex(old),
+                        expected(site.address(), bytes.mode())));
                 return;
             }
             if (options.mode() == PatchMode.NOP && state == SiteState.NOP) {
@@ -244,9 +272,13 @@ public final class Patcher {
         private long callTarget() {
             if (options.target() == null) {
                 if (image.hooks().defined().isEmpty()) {
-                    throw new InputException(Failure.UNUSABLE_SITES, "no hook (" + String.join(", ", new TreeSet<>(image.abi().hooks()))
-                            + ") is defined in this image (called through the PLT?): name the function to call"
-                            + " with --target");
+                    throw new InputException(
+                            Failure.UNUSABLE_SITES,
+                            "no hook ("
+                                    + String.join(
+                                            ", ", new TreeSet<>(image.abi().hooks()))
+                                    + ") is defined in this image (called through the PLT?): name the function to call"
+                                    + " with --target");
                 }
                 return image.hooks().defined().keySet().iterator().next();
             }
@@ -255,7 +287,8 @@ public final class Patcher {
                     return image.backend().functionAddress(image.target(), s);
                 }
             }
-            throw new InputException(Failure.UNUSABLE_SITES, "--target " + options.target() + ": no such symbol defined in this image");
+            throw new InputException(
+                    Failure.UNUSABLE_SITES, "--target " + options.target() + ": no such symbol defined in this image");
         }
     }
 }

@@ -13,23 +13,23 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.Failure;
 import org.mcountkit.core.FileInputException;
-import org.mcountkit.core.InputException;
-import org.mcountkit.core.batch.BatchRunner;
-import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Millis;
-import org.slf4j.Logger;
-import org.slf4j.helpers.NOPLogger;
-import org.mcountkit.core.pipeline.ElfFiles;
-import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.FileReport;
-import org.mcountkit.core.pipeline.FunctionIndex;
-import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.InputException;
 import org.mcountkit.core.Table;
 import org.mcountkit.core.TableEntry;
 import org.mcountkit.core.TableOptions;
-import org.mcountkit.core.Failure;
+import org.mcountkit.core.batch.BatchRunner;
+import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.ElfFiles;
+import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.pipeline.FunctionIndex;
+import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.pipeline.Millis;
+import org.slf4j.Logger;
+import org.slf4j.helpers.NOPLogger;
 
 /**
  * Makes one {@code __mcount_loc} table from the sites {@code list} finds in some inputs (objects,
@@ -79,10 +79,15 @@ public final class TableMaker {
                     target = read.target();
                     abi = backends.require(target).abi(target);
                 } else if (read.target() != null && !sameMachine(target, read.target())) {
-                    throw new InputException(Failure.MIXED_INPUTS, "machine " + backends.require(read.target()).abi(read.target())
-                            .machineName() + " " + read.target().elfClass() + " " + read.target().endian().label()
-                            + " differs from the first input's (" + abi.machineName() + " "
-                            + target.elfClass() + " " + target.endian().label() + ")");
+                    throw new InputException(
+                            Failure.MIXED_INPUTS,
+                            "machine "
+                                    + backends.require(read.target())
+                                            .abi(read.target())
+                                            .machineName() + " " + read.target().elfClass() + " "
+                                    + read.target().endian().label()
+                                    + " differs from the first input's (" + abi.machineName() + " "
+                                    + target.elfClass() + " " + target.endian().label() + ")");
                 }
             } catch (FileInputException e) {
                 throw e;
@@ -96,7 +101,8 @@ public final class TableMaker {
             reports.add(read.report());
         }
         if (options.sort()) {
-            entries.sort(Comparator.comparingInt(Ordered::input).thenComparingInt(Ordered::section)
+            entries.sort(Comparator.comparingInt(Ordered::input)
+                    .thenComparingInt(Ordered::section)
                     .thenComparingLong(o -> o.entry().site().address()));
         }
         List<TableEntry> ordered = entries.stream().map(Ordered::entry).toList();
@@ -106,12 +112,30 @@ public final class TableMaker {
         }
         List<FileReport> inputsWithTheirEntries = new ArrayList<>();
         for (FileReport r : reports) {
-            inputsWithTheirEntries.add(new FileReport(r.file(), r.machine(), r.target(),
-                    sitesOf.getOrDefault(r.file(), List.of()), r.untracedSites(), r.diagnostics(), false, r.linked()));
+            inputsWithTheirEntries.add(new FileReport(
+                    r.file(),
+                    r.machine(),
+                    r.target(),
+                    sitesOf.getOrDefault(r.file(), List.of()),
+                    r.untracedSites(),
+                    r.diagnostics(),
+                    false,
+                    r.linked()));
         }
-        log.debug("table of {} input(s), {}: {} entr(ies){}; {} ms", inputs.size(), abi.machineName(), ordered.size(),
-                options.sort() ? ", sorted" : "", Millis.since(start));
-        return new Table(target, abi.machineName(), abi.rela(), abi.tableRelocation(), abi.relocationInfo(), ordered,
+        log.debug(
+                "table of {} input(s), {}: {} entr(ies){}; {} ms",
+                inputs.size(),
+                abi.machineName(),
+                ordered.size(),
+                options.sort() ? ", sorted" : "",
+                Millis.since(start));
+        return new Table(
+                target,
+                abi.machineName(),
+                abi.rela(),
+                abi.tableRelocation(),
+                abi.relocationInfo(),
+                ordered,
                 inputsWithTheirEntries);
     }
 
@@ -121,9 +145,13 @@ public final class TableMaker {
      * two are thrown when the input's turn comes, so a run stops at the first bad input as it
      * would reading them one by one.
      */
-    private record Read(Path path, ElfTarget target, FileReport report, List<Ordered> entries,
-            FileInputException failure, RuntimeException unexpected) {
-    }
+    private record Read(
+            Path path,
+            ElfTarget target,
+            FileReport report,
+            List<Ordered> entries,
+            FileInputException failure,
+            RuntimeException unexpected) {}
 
     private Read read(int input, Path path) {
         ElfTarget target = null;
@@ -144,14 +172,16 @@ public final class TableMaker {
     }
 
     /** An entry with what orders it: its input, and for objects its section (linked images sort by address). */
-    private record Ordered(int input, int section, TableEntry entry) {
-    }
+    private record Ordered(int input, int section, TableEntry entry) {}
 
     private static FileReport entriesOf(int input, ElfImage image, FileReport report, List<Ordered> into) {
         List<Diagnostic> diagnostics = new ArrayList<>(report.diagnostics());
         if (report.hasErrors()) {
-            String first = report.diagnostics().stream().filter(d -> d.severity() == Severity.ERROR).findFirst()
-                    .map(Diagnostic::message).orElseThrow();
+            String first = report.diagnostics().stream()
+                    .filter(d -> d.severity() == Severity.ERROR)
+                    .findFirst()
+                    .map(Diagnostic::message)
+                    .orElseThrow();
             throw new InputException(Failure.UNUSABLE_SITES, "cannot make a table: " + first);
         }
         FunctionIndex functions = image.functions();
@@ -167,21 +197,34 @@ public final class TableMaker {
                 entry = new TableEntry(image.path(), site, null, site.address());
                 absolute++;
             } else {
-                diagnostics.add(Diagnostic.at(Severity.WARNING, site.section(), site.offset(), "site in "
-                        + (f == null ? "no function" : "LOCAL function " + f.name())
-                        + " cannot be named from another object: left out of the table (record the object,"
-                        + " or make the table from the linked image)"));
+                diagnostics.add(Diagnostic.at(
+                        Severity.WARNING,
+                        site.section(),
+                        site.offset(),
+                        "site in "
+                                + (f == null ? "no function" : "LOCAL function " + f.name())
+                                + " cannot be named from another object: left out of the table (record the object,"
+                                + " or make the table from the linked image)"));
                 continue;
             }
             into.add(new Ordered(input, linked ? 0 : site.sectionIndex(), entry));
         }
         if (absolute > 0 && image.file().type() == ElfFile.ET_DYN) {
-            diagnostics.add(Diagnostic.of(Severity.WARNING, absolute + " entr" + (absolute == 1 ? "y is" : "ies are")
-                    + " in LOCAL functions and written as absolute addresses, which a position-independent image"
-                    + " does not relocate at load time"));
+            diagnostics.add(Diagnostic.of(
+                    Severity.WARNING,
+                    absolute + " entr" + (absolute == 1 ? "y is" : "ies are")
+                            + " in LOCAL functions and written as absolute addresses, which a position-independent image"
+                            + " does not relocate at load time"));
         }
-        return new FileReport(report.file(), report.machine(), report.target(), report.sites(),
-                report.untracedSites(), diagnostics, false, linked);
+        return new FileReport(
+                report.file(),
+                report.machine(),
+                report.target(),
+                report.sites(),
+                report.untracedSites(),
+                diagnostics,
+                false,
+                linked);
     }
 
     private static boolean sameMachine(ElfTarget a, ElfTarget b) {

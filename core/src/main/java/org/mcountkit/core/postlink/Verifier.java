@@ -11,22 +11,22 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.Verification;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Millis;
-import org.slf4j.Logger;
-import org.slf4j.helpers.NOPLogger;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.pipeline.TableSites;
 import org.mcountkit.core.pipeline.TracedSections;
-import org.mcountkit.core.Verification;
-import org.mcountkit.core.Failure;
+import org.slf4j.Logger;
+import org.slf4j.helpers.NOPLogger;
 
 /**
  * Checks every entry of a linked image's {@code __mcount_loc} and
@@ -63,15 +63,23 @@ public final class Verifier {
     public Verification verify(Path path) {
         ElfFile file = ElfFiles.open(path);
         if (file.type() == ElfFile.ET_REL) {
-            throw new InputException(Failure.WRONG_FILE_TYPE, "not a linked image (e_type " + file.type()
-                    + "): verify checks executables and shared objects; list reads objects");
+            throw new InputException(
+                    Failure.WRONG_FILE_TYPE,
+                    "not a linked image (e_type " + file.type()
+                            + "): verify checks executables and shared objects; list reads objects");
         }
         long start = System.nanoTime();
         ElfImage image = ElfImage.of(file, backends.require(file.target()));
         Verification result = new Check(image).run();
         if (log.isDebugEnabled()) {
-            log.debug("{}: {}; {} entr(ies) checked, {} zero, {} bad; {} ms", path, image.machine(), result.checked(),
-                    result.zeros(), result.findings().size(), Millis.since(start));
+            log.debug(
+                    "{}: {}; {} entr(ies) checked, {} zero, {} bad; {} ms",
+                    path,
+                    image.machine(),
+                    result.checked(),
+                    result.zeros(),
+                    result.findings().size(),
+                    Millis.since(start));
         }
         return result;
     }
@@ -98,9 +106,11 @@ public final class Verifier {
 
         Verification run() {
             if (image.hooks().defined().isEmpty()) {
-                diagnostics.add(Diagnostic.of(Severity.NOTE, "no hook (" + String.join(", ",
-                        new TreeSet<>(image.abi().hooks())) + ") is defined in the image:"
-                        + " any call counts as the call to it"));
+                diagnostics.add(Diagnostic.of(
+                        Severity.NOTE,
+                        "no hook ("
+                                + String.join(", ", new TreeSet<>(image.abi().hooks())) + ") is defined in the image:"
+                                + " any call counts as the call to it"));
             }
             boolean found = false;
             for (Section s : file.sections()) {
@@ -114,8 +124,10 @@ public final class Verifier {
                 found = kernelRange();
             }
             if (!found) {
-                diagnostics.add(Diagnostic.of(Severity.WARNING, "no " + McountLocSections.TABLE + " or "
-                        + TableSites.PATCHABLE_FUNCTION_ENTRIES + " table: nothing to verify"));
+                diagnostics.add(Diagnostic.of(
+                        Severity.WARNING,
+                        "no " + McountLocSections.TABLE + " or " + TableSites.PATCHABLE_FUNCTION_ENTRIES
+                                + " table: nothing to verify"));
             }
             return new Verification(file.path(), image.machine(), checked, zeros, findings, diagnostics);
         }
@@ -131,7 +143,9 @@ public final class Verifier {
                     stop = s;
                 }
             }
-            if (start == null || stop == null || !start.isInSection()
+            if (start == null
+                    || stop == null
+                    || !start.isInSection()
                     || start.sectionIndex() >= file.sections().size()) {
                 return false;
             }
@@ -139,8 +153,11 @@ public final class Verifier {
             long from = start.value() - holder.address();
             long to = stop.value() - holder.address();
             if (from < 0 || to < from || to > holder.size() || !holder.hasFileBytes()) {
-                throw new InputException(Failure.MALFORMED, String.format("%s..%s (0x%x..0x%x) is not inside %s", START_MCOUNT_LOC,
-                        STOP_MCOUNT_LOC, start.value(), stop.value(), holder.name()));
+                throw new InputException(
+                        Failure.MALFORMED,
+                        String.format(
+                                "%s..%s (0x%x..0x%x) is not inside %s",
+                                START_MCOUNT_LOC, STOP_MCOUNT_LOC, start.value(), stop.value(), holder.name()));
             }
             ByteBuffer bytes = file.bytes(holder);
             entries(START_MCOUNT_LOC, bytes.slice((int) from, (int) (to - from)).order(bytes.order()), false);
@@ -162,8 +179,8 @@ public final class Verifier {
         private void entry(String table, long at, long address, boolean patchable) {
             Section code = image.codeSectionAt(address);
             if (code == null) {
-                findings.add(new Verification.Finding(table, at, address, null, null, expected(address, 0),
-                        "not in any code section"));
+                findings.add(new Verification.Finding(
+                        table, at, address, null, null, expected(address, 0), "not in any code section"));
                 return;
             }
             int offset = (int) (address - code.address());
@@ -172,12 +189,24 @@ public final class Verifier {
             String foundBytes = hex(bytes, offset, reader.siteLength(bytes, offset));
             String expected = expected(address, bytes.mode());
             if (!TracedSections.isTraced(code.name())) {
-                findings.add(new Verification.Finding(table, at, address, function, foundBytes, expected,
+                findings.add(new Verification.Finding(
+                        table,
+                        at,
+                        address,
+                        function,
+                        foundBytes,
+                        expected,
                         "in " + code.name() + ", a section that is not traced"));
                 return;
             }
             if (function == null) {
-                findings.add(new Verification.Finding(table, at, address, null, foundBytes, expected,
+                findings.add(new Verification.Finding(
+                        table,
+                        at,
+                        address,
+                        null,
+                        foundBytes,
+                        expected,
                         "in no function symbol (the code of a weak function another definition replaced,"
                                 + " or padding)"));
                 return;
@@ -186,8 +215,8 @@ public final class Verifier {
                 return;
             }
             if (reader.state(bytes, offset, hooks) == SiteState.OTHER) {
-                findings.add(new Verification.Finding(table, at, address, function, foundBytes, expected,
-                        "neither a call to the hook nor a NOP"));
+                findings.add(new Verification.Finding(
+                        table, at, address, function, foundBytes, expected, "neither a call to the hook nor a NOP"));
             }
         }
 

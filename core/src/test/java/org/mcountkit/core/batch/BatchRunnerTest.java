@@ -24,8 +24,8 @@ class BatchRunnerTest {
         Path hardLink = Files.createLink(dir.resolve("h.o"), a);
         Path missing = dir.resolve("missing.o");
 
-        List<Path> distinct = BatchRunner.distinct(List.of(a, symlink, viaDotDot, hardLink, a, missing, hardLink,
-                missing));
+        List<Path> distinct =
+                BatchRunner.distinct(List.of(a, symlink, viaDotDot, hardLink, a, missing, hardLink, missing));
 
         assertEquals(List.of(a, hardLink, missing), distinct);
     }

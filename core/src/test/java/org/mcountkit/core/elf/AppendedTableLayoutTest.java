@@ -13,9 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.Relocation;
+import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.core.pipeline.BaseSymbols;
 import org.mcountkit.core.pipeline.TracedSections;
 import org.mcountkit.core.testkit.AppendedLayout;
@@ -71,7 +71,8 @@ class AppendedTableLayoutTest {
         List<Section> sections = new ArrayList<>();
         List<Relocation> sites = new ArrayList<>();
         for (Section rs : file.sections()) {
-            if (!rs.isRelocationSection() || !TracedSections.isTraced(file.section(rs.info()).name())
+            if (!rs.isRelocationSection()
+                    || !TracedSections.isTraced(file.section(rs.info()).name())
                     || !TracedSections.isCode(file.section(rs.info()))) {
                 continue;
             }
@@ -92,11 +93,13 @@ class AppendedTableLayoutTest {
         for (int i = 0; i < sites.size(); i++) {
             Symbol base = bases.of(sections.get(i).index());
             long value = sites.get(i).offset() - base.value();
-            entries.add(new McountLocSections.Entry(base.index(), build.elfClass.pointerSize() == 4 ? (int) value
-                    : value));
-            expected.add(new TableOracle.Entry(sections.get(i).name(), sites.get(i).offset()));
+            entries.add(
+                    new McountLocSections.Entry(base.index(), build.elfClass.pointerSize() == 4 ? (int) value : value));
+            expected.add(
+                    new TableOracle.Entry(sections.get(i).name(), sites.get(i).offset()));
         }
-        ElfAppender out = new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
+        ElfAppender out =
+                new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
         McountLocSections.append(file, out, entries, build.rela(), build.tableRelocation);
         AtomicFile.replace(object, out::writeTo);
         return expected;

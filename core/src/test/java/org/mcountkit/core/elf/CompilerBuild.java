@@ -14,17 +14,61 @@ import org.mcountkit.core.testkit.Toolchain;
  * {@code ldFlags} what its {@code ld -r} needs to accept the object.
  */
 enum CompilerBuild {
-    X86_64_FENTRY(Toolchain.X86_64, 62, ElfClass.ELF64, Endian.LITTLE, Section.SHT_RELA, "__fentry__", 1,
-            new String[] {}, "-pg", "-mfentry"),
+    X86_64_FENTRY(
+            Toolchain.X86_64,
+            62,
+            ElfClass.ELF64,
+            Endian.LITTLE,
+            Section.SHT_RELA,
+            "__fentry__",
+            1,
+            new String[] {},
+            "-pg",
+            "-mfentry"),
     I386_PG(Toolchain.I386, 3, ElfClass.ELF32, Endian.LITTLE, Section.SHT_REL, "mcount", 1, new String[] {}, "-pg"),
-    AARCH64_PG(Toolchain.AARCH64, 183, ElfClass.ELF64, Endian.LITTLE, Section.SHT_RELA, "_mcount", 257,
-            new String[] {}, "-pg"),
-    AARCH64_BIG_ENDIAN_PG(Toolchain.AARCH64, 183, ElfClass.ELF64, Endian.BIG, Section.SHT_RELA, "_mcount", 257,
-            new String[] {"-EB"}, "-mbig-endian", "-pg"),
-    RISCV64_PG(Toolchain.RISCV64, 243, ElfClass.ELF64, Endian.LITTLE, Section.SHT_RELA, "_mcount", 2,
-            new String[] {}, "-pg"),
-    RISCV32_PG(Toolchain.RISCV64, 243, ElfClass.ELF32, Endian.LITTLE, Section.SHT_RELA, "_mcount", 1,
-            new String[] {"-m", "elf32lriscv"}, "-march=rv32gc", "-mabi=ilp32d", "-pg");
+    AARCH64_PG(
+            Toolchain.AARCH64,
+            183,
+            ElfClass.ELF64,
+            Endian.LITTLE,
+            Section.SHT_RELA,
+            "_mcount",
+            257,
+            new String[] {},
+            "-pg"),
+    AARCH64_BIG_ENDIAN_PG(
+            Toolchain.AARCH64,
+            183,
+            ElfClass.ELF64,
+            Endian.BIG,
+            Section.SHT_RELA,
+            "_mcount",
+            257,
+            new String[] {"-EB"},
+            "-mbig-endian",
+            "-pg"),
+    RISCV64_PG(
+            Toolchain.RISCV64,
+            243,
+            ElfClass.ELF64,
+            Endian.LITTLE,
+            Section.SHT_RELA,
+            "_mcount",
+            2,
+            new String[] {},
+            "-pg"),
+    RISCV32_PG(
+            Toolchain.RISCV64,
+            243,
+            ElfClass.ELF32,
+            Endian.LITTLE,
+            Section.SHT_RELA,
+            "_mcount",
+            1,
+            new String[] {"-m", "elf32lriscv"},
+            "-march=rv32gc",
+            "-mabi=ilp32d",
+            "-pg");
 
     static final int EM_AARCH64 = 183;
 
@@ -38,8 +82,16 @@ enum CompilerBuild {
     final String[] ldFlags;
     final String[] flags;
 
-    CompilerBuild(Toolchain toolchain, int machine, ElfClass elfClass, Endian endian, int relocationSectionType,
-            String hook, int tableRelocation, String[] ldFlags, String... flags) {
+    CompilerBuild(
+            Toolchain toolchain,
+            int machine,
+            ElfClass elfClass,
+            Endian endian,
+            int relocationSectionType,
+            String hook,
+            int tableRelocation,
+            String[] ldFlags,
+            String... flags) {
         this.toolchain = toolchain;
         this.machine = machine;
         this.elfClass = elfClass;
@@ -57,7 +109,8 @@ enum CompilerBuild {
 
     /** Compiles {@code source} with this build's flags plus {@code extra}. */
     Path compile(Path source, Path out, String... extra) {
-        return toolchain.compile(source, out, Stream.concat(Stream.of(flags), Stream.of(extra)).toArray(String[]::new));
+        return toolchain.compile(
+                source, out, Stream.concat(Stream.of(flags), Stream.of(extra)).toArray(String[]::new));
     }
 
     /** {@code ld -r} of one object. */

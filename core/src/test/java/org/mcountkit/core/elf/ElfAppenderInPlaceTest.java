@@ -12,8 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mcountkit.api.Relocation;
-import org.mcountkit.api.Section;
 import org.mcountkit.api.RelocationInfo;
+import org.mcountkit.api.Section;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.testkit.Samples;
 
@@ -34,11 +34,14 @@ class ElfAppenderInPlaceTest {
         ElfFile file = MappedElfFile.open(object);
         Section text = file.section(".text").orElseThrow();
         Section relocations = file.sections().stream()
-                .filter(s -> s.isRelocationSection() && s.info() == text.index()).findFirst().orElseThrow();
+                .filter(s -> s.isRelocationSection() && s.info() == text.index())
+                .findFirst()
+                .orElseThrow();
         Relocation second = file.relocations(relocations).get(1);
         byte[] nops = {(byte) 0x90, (byte) 0x90, (byte) 0x90};
 
-        ElfAppender out = ElfAppender.inPlace(file, RelocationInfo.standard(file.target().elfClass()));
+        ElfAppender out =
+                ElfAppender.inPlace(file, RelocationInfo.standard(file.target().elfClass()));
         out.patch(text.offset() + 4, nops);
         out.retypeRelocation(relocations, 1, 0);
         AtomicFile.replace(object, out::writeTo);
@@ -46,14 +49,16 @@ class ElfAppenderInPlaceTest {
         byte[] after = Files.readAllBytes(object);
         assertEquals(before.length, after.length);
         ElfLayout layout = ElfLayout.of(file.target().elfClass());
-        int info = (int) relocations.offset() + layout.relocationSize(relocations.type() == Section.SHT_RELA)
+        int info = (int) relocations.offset()
+                + layout.relocationSize(relocations.type() == Section.SHT_RELA)
                 + layout.rInfo();
         byte[] expected = before.clone();
         System.arraycopy(nops, 0, expected, (int) text.offset() + 4, nops.length);
         System.arraycopy(after, info, expected, info, layout.wordSize());
         assertArrayEquals(expected, after);
         ElfFile edited = MappedElfFile.open(object);
-        assertEquals(new Relocation(second.offset(), 0, second.symbolIndex(), second.addend(), second.explicitAddend()),
+        assertEquals(
+                new Relocation(second.offset(), 0, second.symbolIndex(), second.addend(), second.explicitAddend()),
                 edited.relocations(edited.section(relocations.index())).get(1));
     }
 
@@ -65,9 +70,13 @@ class ElfAppenderInPlaceTest {
         before[ElfLayout.ELF64.eShstrndx() + 1] = 0;
         Files.write(object, before);
         ElfFile file = MappedElfFile.open(object);
-        assertThrows(InputException.class, () -> new ElfAppender(file, RelocationInfo.standard(file.target().elfClass())));
+        assertThrows(
+                InputException.class,
+                () -> new ElfAppender(
+                        file, RelocationInfo.standard(file.target().elfClass())));
 
-        ElfAppender out = ElfAppender.inPlace(file, RelocationInfo.standard(file.target().elfClass()));
+        ElfAppender out =
+                ElfAppender.inPlace(file, RelocationInfo.standard(file.target().elfClass()));
         long code = file.section(1).offset();
         out.patch(code, new byte[] {(byte) 0x90});
         AtomicFile.replace(object, out::writeTo);
@@ -79,9 +88,10 @@ class ElfAppenderInPlaceTest {
 
     @Test
     void addsAndReplacesNoSections() throws IOException {
-        ElfAppender out = ElfAppender.inPlace(MappedElfFile.open(Samples.samples().resolve("obj/x86_64-fentry.o")),
-                RelocationInfo.ELF64);
-        assertThrows(IllegalStateException.class,
+        ElfAppender out = ElfAppender.inPlace(
+                MappedElfFile.open(Samples.samples().resolve("obj/x86_64-fentry.o")), RelocationInfo.ELF64);
+        assertThrows(
+                IllegalStateException.class,
                 () -> out.addSection(".new", Section.SHT_PROGBITS, 0, 0, 0, 1, 0, new byte[1]));
         assertThrows(IllegalStateException.class, () -> out.replaceContent(1, new byte[1]));
     }

@@ -15,27 +15,70 @@ class ElfLayoutTest {
     @Test
     void elf32FieldsSitWhereElfHPutsThem() {
         ElfLayout l = ElfLayout.ELF32;
-        assertEquals(List.of(1, 4, 52, 32, 36, 40, 46, 48, 50), List.of(l.eiClass(), l.wordSize(), l.ehdrSize(),
-                l.eShoff(), l.eFlags(), l.eEhsize(), l.eShentsize(), l.eShnum(), l.eShstrndx()));
-        assertEquals(List.of(40, 8, 12, 16, 20, 24, 28, 32, 36), List.of(l.shdrSize(), l.shFlags(), l.shAddr(),
-                l.shOffset(), l.shSize(), l.shLink(), l.shInfo(), l.shAddralign(), l.shEntsize()));
-        assertEquals(List.of(16, 4, 8, 12, 13, 14), List.of(l.symSize(), l.stValue(), l.stSize(), l.stInfo(),
-                l.stOther(), l.stShndx()));
-        assertEquals(List.of(8, 12, 4, 8), List.of(l.relocationSize(false), l.relocationSize(true), l.rInfo(),
-                l.rAddend()));
+        assertEquals(
+                List.of(1, 4, 52, 32, 36, 40, 46, 48, 50),
+                List.of(
+                        l.eiClass(),
+                        l.wordSize(),
+                        l.ehdrSize(),
+                        l.eShoff(),
+                        l.eFlags(),
+                        l.eEhsize(),
+                        l.eShentsize(),
+                        l.eShnum(),
+                        l.eShstrndx()));
+        assertEquals(
+                List.of(40, 8, 12, 16, 20, 24, 28, 32, 36),
+                List.of(
+                        l.shdrSize(),
+                        l.shFlags(),
+                        l.shAddr(),
+                        l.shOffset(),
+                        l.shSize(),
+                        l.shLink(),
+                        l.shInfo(),
+                        l.shAddralign(),
+                        l.shEntsize()));
+        assertEquals(
+                List.of(16, 4, 8, 12, 13, 14),
+                List.of(l.symSize(), l.stValue(), l.stSize(), l.stInfo(), l.stOther(), l.stShndx()));
+        assertEquals(
+                List.of(8, 12, 4, 8), List.of(l.relocationSize(false), l.relocationSize(true), l.rInfo(), l.rAddend()));
     }
 
     @Test
     void elf64FieldsSitWhereElfHPutsThem() {
         ElfLayout l = ElfLayout.ELF64;
-        assertEquals(List.of(2, 8, 64, 40, 48, 52, 58, 60, 62), List.of(l.eiClass(), l.wordSize(), l.ehdrSize(),
-                l.eShoff(), l.eFlags(), l.eEhsize(), l.eShentsize(), l.eShnum(), l.eShstrndx()));
-        assertEquals(List.of(64, 8, 16, 24, 32, 40, 44, 48, 56), List.of(l.shdrSize(), l.shFlags(), l.shAddr(),
-                l.shOffset(), l.shSize(), l.shLink(), l.shInfo(), l.shAddralign(), l.shEntsize()));
-        assertEquals(List.of(24, 8, 16, 4, 5, 6), List.of(l.symSize(), l.stValue(), l.stSize(), l.stInfo(),
-                l.stOther(), l.stShndx()));
-        assertEquals(List.of(16, 24, 8, 16), List.of(l.relocationSize(false), l.relocationSize(true), l.rInfo(),
-                l.rAddend()));
+        assertEquals(
+                List.of(2, 8, 64, 40, 48, 52, 58, 60, 62),
+                List.of(
+                        l.eiClass(),
+                        l.wordSize(),
+                        l.ehdrSize(),
+                        l.eShoff(),
+                        l.eFlags(),
+                        l.eEhsize(),
+                        l.eShentsize(),
+                        l.eShnum(),
+                        l.eShstrndx()));
+        assertEquals(
+                List.of(64, 8, 16, 24, 32, 40, 44, 48, 56),
+                List.of(
+                        l.shdrSize(),
+                        l.shFlags(),
+                        l.shAddr(),
+                        l.shOffset(),
+                        l.shSize(),
+                        l.shLink(),
+                        l.shInfo(),
+                        l.shAddralign(),
+                        l.shEntsize()));
+        assertEquals(
+                List.of(24, 8, 16, 4, 5, 6),
+                List.of(l.symSize(), l.stValue(), l.stSize(), l.stInfo(), l.stOther(), l.stShndx()));
+        assertEquals(
+                List.of(16, 24, 8, 16),
+                List.of(l.relocationSize(false), l.relocationSize(true), l.rInfo(), l.rAddend()));
     }
 
     @Test

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mcountkit.api.Relocation;
+import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.core.pipeline.BaseSymbols;
 import org.mcountkit.core.pipeline.FunctionIndex;
 import org.mcountkit.core.testkit.AppendedLayout;
@@ -50,12 +50,13 @@ class ExtendedNumberingTest {
 
     @TempDir
     static Path dir;
+
     static Path many;
 
     @BeforeAll
     static void assemble() {
-        many = ManySections.assemble(dir, "many", ManySections.source(FUNCTIONS, 0, "__fentry__",
-                ExtendedNumberingTest::kind));
+        many = ManySections.assemble(
+                dir, "many", ManySections.source(FUNCTIONS, 0, "__fentry__", ExtendedNumberingTest::kind));
     }
 
     private static Kind kind(int i) {
@@ -81,9 +82,19 @@ class ExtendedNumberingTest {
         MappedElfFile file = MappedElfFile.open(many);
         List<Readelf.SectionLine> expected = READELF.sections(many);
         assertEquals(file.sections().size() - 1, expected.size());
-        Map<String, Integer> types = Map.of("PROGBITS", Section.SHT_PROGBITS, "RELA", Section.SHT_RELA, "SYMTAB",
-                Section.SHT_SYMTAB, "STRTAB", Section.SHT_STRTAB, "NOBITS", Section.SHT_NOBITS,
-                "SYMTAB SECTION INDICES", Section.SHT_SYMTAB_SHNDX);
+        Map<String, Integer> types = Map.of(
+                "PROGBITS",
+                Section.SHT_PROGBITS,
+                "RELA",
+                Section.SHT_RELA,
+                "SYMTAB",
+                Section.SHT_SYMTAB,
+                "STRTAB",
+                Section.SHT_STRTAB,
+                "NOBITS",
+                Section.SHT_NOBITS,
+                "SYMTAB SECTION INDICES",
+                Section.SHT_SYMTAB_SHNDX);
         for (Readelf.SectionLine line : expected) {
             Section s = file.section(line.index());
             assertEquals(line.name(), s.name(), "name of section " + line.index());
@@ -102,10 +113,17 @@ class ExtendedNumberingTest {
         MappedElfFile file = MappedElfFile.open(many);
         List<Readelf.SymbolLine> expected = READELF.symbols(many);
         assertEquals(expected.size(), file.symbolCount());
-        Map<String, Integer> types = Map.of("NOTYPE", Symbol.STT_NOTYPE, "FUNC", Symbol.STT_FUNC, "SECTION",
-                Symbol.STT_SECTION, "FILE", Symbol.STT_FILE);
-        Map<String, Integer> bindings = Map.of("LOCAL", Symbol.STB_LOCAL, "GLOBAL", Symbol.STB_GLOBAL, "WEAK",
-                Symbol.STB_WEAK);
+        Map<String, Integer> types = Map.of(
+                "NOTYPE",
+                Symbol.STT_NOTYPE,
+                "FUNC",
+                Symbol.STT_FUNC,
+                "SECTION",
+                Symbol.STT_SECTION,
+                "FILE",
+                Symbol.STT_FILE);
+        Map<String, Integer> bindings =
+                Map.of("LOCAL", Symbol.STB_LOCAL, "GLOBAL", Symbol.STB_GLOBAL, "WEAK", Symbol.STB_WEAK);
         int extended = 0;
         for (Readelf.SymbolLine line : expected) {
             Symbol s = file.symbol(line.index());
@@ -136,8 +154,8 @@ class ExtendedNumberingTest {
     @Test
     void baseSymbolsAndFunctionNamesInReservedLookingSections() throws IOException {
         MappedElfFile file = MappedElfFile.open(many);
-        Map<String, Section> byName = file.sections().stream()
-                .collect(Collectors.toMap(Section::name, Function.identity(), (a, b) -> a));
+        Map<String, Section> byName =
+                file.sections().stream().collect(Collectors.toMap(Section::name, Function.identity(), (a, b) -> a));
         List<Integer> texts = new ArrayList<>();
         for (int i = 0; i < FUNCTIONS; i++) {
             texts.add(byName.get(".text.f" + i).index());
@@ -151,8 +169,9 @@ class ExtendedNumberingTest {
             Symbol base = bases.of(section);
             assertEquals(kind == Kind.GLOBAL ? "f" + i : null, base == null ? null : base.name(), "base of " + i);
             assertEquals(kind != Kind.GLOBAL, bases.missing().contains(section));
-            String expected = kind == Kind.ANONYMOUS ? null : ManySections.siteOffset(i) == 0 ? "f" + i
-                    : "f" + i + "+0x" + ManySections.siteOffset(i);
+            String expected = kind == Kind.ANONYMOUS
+                    ? null
+                    : ManySections.siteOffset(i) == 0 ? "f" + i : "f" + i + "+0x" + ManySections.siteOffset(i);
             assertEquals(expected, functions.describe(section, ManySections.siteOffset(i)));
             if (section >= Symbol.SHN_LORESERVE && section <= Symbol.SHN_XINDEX && kind == Kind.GLOBAL) {
                 reservedLooking++;
@@ -165,25 +184,32 @@ class ExtendedNumberingTest {
     @Test
     void readsRelocationsOfSectionsPastTheReservedRange() throws IOException {
         MappedElfFile file = MappedElfFile.open(many);
-        int hook = file.symbols().stream().filter(s -> s.name().equals("__fentry__")).findFirst().orElseThrow()
+        int hook = file.symbols().stream()
+                .filter(s -> s.name().equals("__fentry__"))
+                .findFirst()
+                .orElseThrow()
                 .index();
-        Map<String, Section> byName = file.sections().stream()
-                .collect(Collectors.toMap(Section::name, Function.identity(), (a, b) -> a));
+        Map<String, Section> byName =
+                file.sections().stream().collect(Collectors.toMap(Section::name, Function.identity(), (a, b) -> a));
         int relocationSections = 0;
         for (Section rs : file.sections()) {
             if (rs.isRelocationSection()) {
                 relocationSections++;
                 int i = Integer.parseInt(rs.name().substring(".rela.text.f".length()));
                 assertEquals(byName.get(".text.f" + i).index(), rs.info(), "target of " + rs.name());
-                assertEquals(List.of(new Relocation(ManySections.siteOffset(i) + 1, R_X86_64_PLT32, hook, -4, true)),
-                        file.relocations(rs), rs.name());
+                assertEquals(
+                        List.of(new Relocation(ManySections.siteOffset(i) + 1, R_X86_64_PLT32, hook, -4, true)),
+                        file.relocations(rs),
+                        rs.name());
             }
         }
         assertEquals(FUNCTIONS, relocationSections);
         for (int i : new int[] {0, 32_638, FUNCTIONS - 1}) {
             assertTrue(byName.get(".text.f" + i).index() >= Symbol.SHN_LORESERVE || i == 0);
-            assertEquals(List.of(new Objdump.RelocationLine(ManySections.siteOffset(i) + 1, "R_X86_64_PLT32",
-                    "__fentry__", -4)), OBJDUMP.relocations(many, ".text.f" + i));
+            assertEquals(
+                    List.of(new Objdump.RelocationLine(
+                            ManySections.siteOffset(i) + 1, "R_X86_64_PLT32", "__fentry__", -4)),
+                    OBJDUMP.relocations(many, ".text.f" + i));
         }
     }
 
@@ -214,7 +240,9 @@ class ExtendedNumberingTest {
     @ValueSource(ints = {65_277, 65_278, 65_279})
     void appendingCrossesIntoExtendedNumbering(int existing) throws IOException {
         int functions = (existing - 7) / 2;
-        Path object = ManySections.assemble(dir, "edge" + existing,
+        Path object = ManySections.assemble(
+                dir,
+                "edge" + existing,
                 ManySections.source(functions, (existing - 7) % 2, "__fentry__", i -> Kind.GLOBAL));
         Readelf.Header input = READELF.header(object);
         assertEquals(existing, input.sectionCount());
@@ -248,7 +276,8 @@ class ExtendedNumberingTest {
                 targets.add(new TableOracle.Entry(".text." + s.name(), ManySections.siteOffset(i)));
             }
         }
-        ElfAppender out = new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
+        ElfAppender out =
+                new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
         McountLocSections.append(file, out, entries, true, R_X86_64_64);
         AtomicFile.replace(object, out::writeTo);
         return targets;
@@ -267,8 +296,9 @@ class ExtendedNumberingTest {
 
     private static int rawShndx(ElfFile file, int symbol) {
         Section symtab = file.symbolTable().orElseThrow();
-        return file.contents().order(ByteOrder.LITTLE_ENDIAN)
-                .getShort((int) (symtab.offset() + symbol * symtab.entsize() + 6)) & 0xffff;
+        return file.contents().order(ByteOrder.LITTLE_ENDIAN).getShort((int)
+                        (symtab.offset() + symbol * symtab.entsize() + 6))
+                & 0xffff;
     }
 
     private static Path copy(Path from, String name) throws IOException {

@@ -61,13 +61,15 @@ class ReaderAgreesWithJelfTest {
         assertEquals(build.machine, mine.target().machine());
         assertEquals(build.elfClass, mine.target().elfClass());
         assertEquals(build.endian, mine.target().endian());
-        assertTrue(mine.sections().stream().anyMatch(s -> s.type() == build.relocationSectionType),
+        assertTrue(
+                mine.sections().stream().anyMatch(s -> s.type() == build.relocationSectionType),
                 "the object has " + (build.rela() ? "RELA" : "REL") + " sections");
         assertTrue(mine.symbols().stream().anyMatch(s -> s.name().equals(build.hook)), "calls " + build.hook);
         assertTrue(mine.symbols().stream().anyMatch(s -> s.sectionIndex() == Symbol.SHN_COMMON), "has a COMMON symbol");
         assertTrue(mine.symbols().stream().anyMatch(s -> (s.other() & 3) == 2), "has a hidden symbol");
         if (build.machine == CompilerBuild.EM_AARCH64) {
-            assertTrue(mine.symbols().stream().anyMatch(s -> s.other() == STO_AARCH64_VARIANT_PCS),
+            assertTrue(
+                    mine.symbols().stream().anyMatch(s -> s.other() == STO_AARCH64_VARIANT_PCS),
                     "has a variant-PCS symbol (st_other > 3)");
         }
 
@@ -76,7 +78,8 @@ class ReaderAgreesWithJelfTest {
 
     static Stream<Path> samples() throws IOException {
         try (Stream<Path> files = Files.list(Samples.samples().resolve("obj"))) {
-            List<Path> objects = files.filter(p -> p.toString().endsWith(".o")).sorted().toList();
+            List<Path> objects =
+                    files.filter(p -> p.toString().endsWith(".o")).sorted().toList();
             assertFalse(objects.isEmpty(), "samples/obj holds objects");
             return objects.stream();
         }
@@ -94,7 +97,10 @@ class ReaderAgreesWithJelfTest {
         Path sample = Samples.samples().resolve("obj/x86_64-fentry.o");
         byte[] bytes = Files.readAllBytes(sample);
         MappedElfFile original = MappedElfFile.open(sample);
-        Symbol g = original.symbols().stream().filter(s -> s.name().equals("g_func")).findFirst().orElseThrow();
+        Symbol g = original.symbols().stream()
+                .filter(s -> s.name().equals("g_func"))
+                .findFirst()
+                .orElseThrow();
         Section symtab = original.symbolTable().orElseThrow();
         bytes[(int) (symtab.offset() + g.index() * symtab.entsize() + 8)] ^= 1;
         Path changed = Files.write(dir.resolve("changed.o"), bytes);

@@ -10,8 +10,7 @@ import org.mcountkit.core.testkit.JelfElfFile;
 /** The comparison of the project's reader with jelf, field by field. */
 final class ReadersAgree {
 
-    private ReadersAgree() {
-    }
+    private ReadersAgree() {}
 
     /** Asserts that jelf sees in {@code object} exactly what {@code mine} sees. */
     static void assertSameAsJelf(Path object, MappedElfFile mine) {

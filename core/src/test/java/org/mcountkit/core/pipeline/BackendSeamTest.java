@@ -35,6 +35,8 @@ import org.mcountkit.api.RelocationTypes;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.FileReport;
+import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.testkit.JelfElfFile;
@@ -45,8 +47,6 @@ import org.mcountkit.core.testkit.Toolchain;
 import org.mockito.ArgumentCaptor;
 import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
-import org.mcountkit.core.FileReport;
-import org.mcountkit.core.RecordOptions;
 
 /**
  * The pipeline seen from a backend: on a real x86_64 object, SiteScanner hands every relocation
@@ -91,8 +91,10 @@ class BackendSeamTest {
         }
     }
 
-    private static final Abi ABI = Abi.builder("mock", ElfClass.ELF64).hooks(HOOK)
-            .relocations(RelocationTypes.of(MockRelocation.class), MockRelocation.R_MOCK_64).build();
+    private static final Abi ABI = Abi.builder("mock", ElfClass.ELF64)
+            .hooks(HOOK)
+            .relocations(RelocationTypes.of(MockRelocation.class), MockRelocation.R_MOCK_64)
+            .build();
 
     @TempDir
     Path dir;
@@ -107,22 +109,28 @@ class BackendSeamTest {
     /** Hook relocations in executable sections, read with jelf: (section, relocation) in file order. */
     List<Reference> references;
 
-    record Reference(String section, Relocation relocation) {
-    }
+    record Reference(String section, Relocation relocation) {}
 
     @BeforeEach
     void compile() {
-        object = Toolchain.X86_64.compile(Samples.write(dir, "seam.c", SOURCE), dir.resolve("seam.o"), "-pg",
-                "-mfentry");
+        object = Toolchain.X86_64.compile(
+                Samples.write(dir, "seam.c", SOURCE), dir.resolve("seam.o"), "-pg", "-mfentry");
         references = hookReferencesInCode(new JelfElfFile(object));
         when(backend.abi(any())).thenReturn(ABI);
-        lenient().when(backend.functionAddress(any(), any())).thenAnswer(call -> call.<Symbol>getArgument(1).value());
+        lenient()
+                .when(backend.functionAddress(any(), any()))
+                .thenAnswer(call -> call.<Symbol>getArgument(1).value());
     }
 
     /** Scripted verdicts: the address load is rejected, b's call is the second half of a site, the rest are calls. */
     private void scriptVerdicts() {
-        long bCall = references.stream().filter(r -> r.section().equals(".text")).skip(1).findFirst().orElseThrow()
-                .relocation().offset();
+        long bCall = references.stream()
+                .filter(r -> r.section().equals(".text"))
+                .skip(1)
+                .findFirst()
+                .orElseThrow()
+                .relocation()
+                .offset();
         when(backend.recognize(any())).thenAnswer(call -> {
             HookReference ref = call.getArgument(0);
             Relocation r = ref.relocation();
@@ -154,10 +162,14 @@ class BackendSeamTest {
             assertTrue(ref.code().isReadOnly(), "the backend cannot change the file's bytes");
         }
         assertEquals(references, seen);
-        assertEquals(Set.of(".text", ".init.text", ".noinstr.text", ".text..nomcount"),
-                Set.copyOf(seen.stream().map(Reference::section).toList()), "no data section is asked about");
-        assertEquals(7, references.size(), "three calls and an address load in .text, one call in each other"
-                + " code section: " + references);
+        assertEquals(
+                Set.of(".text", ".init.text", ".noinstr.text", ".text..nomcount"),
+                Set.copyOf(seen.stream().map(Reference::section).toList()),
+                "no data section is asked about");
+        assertEquals(
+                7,
+                references.size(),
+                "three calls and an address load in .text, one call in each other" + " code section: " + references);
     }
 
     @Test
@@ -165,26 +177,35 @@ class BackendSeamTest {
         scriptVerdicts();
         SiteScan scan = ElfImage.of(ElfFiles.open(object), backend).relocationSites();
 
-        assertEquals(List.of(".text+0x0 a", ".text+0x40 takes_address", ".init.text+0x0 init_f"),
-                FoundSite.sites(scan.traced()).stream().map(s -> SiteText.place(s) + " " + s.function()).toList());
-        assertEquals(List.of(".noinstr.text+0x0 noinstr_f", ".text..nomcount+0x0 opted_out"),
-                FoundSite.sites(scan.untraced()).stream().map(s -> SiteText.place(s) + " " + s.function()).toList());
+        assertEquals(
+                List.of(".text+0x0 a", ".text+0x40 takes_address", ".init.text+0x0 init_f"),
+                FoundSite.sites(scan.traced()).stream()
+                        .map(s -> SiteText.place(s) + " " + s.function())
+                        .toList());
+        assertEquals(
+                List.of(".noinstr.text+0x0 noinstr_f", ".text..nomcount+0x0 opted_out"),
+                FoundSite.sites(scan.untraced()).stream()
+                        .map(s -> SiteText.place(s) + " " + s.function())
+                        .toList());
 
-        Relocation addressLoad = references.stream().map(Reference::relocation)
-                .filter(r -> r.type() == R_X86_64_32).findFirst().orElseThrow();
+        Relocation addressLoad = references.stream()
+                .map(Reference::relocation)
+                .filter(r -> r.type() == R_X86_64_32)
+                .findFirst()
+                .orElseThrow();
         List<Diagnostic> diagnostics = scan.diagnostics();
         assertEquals(4, diagnostics.size(), diagnostics.toString());
         Diagnostic rejected = diagnostics.get(0);
         assertEquals(Severity.WARNING, rejected.severity());
         assertEquals(".text", rejected.section());
         assertEquals(addressLoad.offset(), rejected.offset());
-        assertTrue(rejected.message().contains(HOOK) && rejected.message().endsWith("takes the hook's address"),
+        assertTrue(
+                rejected.message().contains(HOOK) && rejected.message().endsWith("takes the hook's address"),
                 rejected.message());
         Diagnostic data = diagnostics.get(1);
         assertEquals(Severity.WARNING, data.severity());
         assertEquals(".data", data.section());
-        assertTrue(data.message().contains("R_MOCK_64") && data.message().contains("not code"),
-                data.message());
+        assertTrue(data.message().contains("R_MOCK_64") && data.message().contains("not code"), data.message());
         assertNote(diagnostics.get(2), ".noinstr.text", "not traced");
         assertNote(diagnostics.get(3), ".text..nomcount", "opt out");
     }
@@ -202,15 +223,20 @@ class BackendSeamTest {
         FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
-        assertEquals(List.of(".text+0x0", ".text+0x40", ".init.text+0x0"),
-                TableOracle.entries(object, McountLocSections.TABLE).stream().map(TableOracle.Entry::toString).toList());
+        assertEquals(
+                List.of(".text+0x0", ".text+0x40", ".init.text+0x0"),
+                TableOracle.entries(object, McountLocSections.TABLE).stream()
+                        .map(TableOracle.Entry::toString)
+                        .toList());
         assertEquals(2, report.untracedSites().size());
         JelfElfFile recorded = new JelfElfFile(object);
         for (String untraced : List.of(".noinstr.text", ".text..nomcount")) {
             byte[] start = new byte[5];
             recorded.bytes(recorded.section(untraced).orElseThrow()).get(0, start);
             assertArrayEquals(NOP5, start, untraced);
-            Relocation call = recorded.relocations(recorded.section(".rela" + untraced).orElseThrow()).get(0);
+            Relocation call = recorded.relocations(
+                            recorded.section(".rela" + untraced).orElseThrow())
+                    .get(0);
             assertEquals(1, call.offset());
             assertEquals(0, call.type(), "the call's relocation is retired in " + untraced);
         }
@@ -226,8 +252,12 @@ class BackendSeamTest {
 
         assertFalse(report.changed());
         assertEquals(List.of(), report.sites());
-        assertEquals(references.size(), report.diagnostics().stream()
-                .filter(d -> d.severity() == Severity.WARNING && d.message().endsWith("never a call")).count());
+        assertEquals(
+                references.size(),
+                report.diagnostics().stream()
+                        .filter(d ->
+                                d.severity() == Severity.WARNING && d.message().endsWith("never a call"))
+                        .count());
         assertEquals(references.size() + 1, report.diagnostics().size(), "and the pointer in .data");
         assertArrayEquals(before, Files.readAllBytes(object));
         verify(backend, atLeastOnce()).recognize(any());

@@ -61,6 +61,7 @@ class InstructionSetModeSeamTest {
     private static final int THUMB = 1;
     /** What the mock writes over a site, so the test can see which mode's encodings were used. */
     private static final byte[] ARM_NOP = {0x11, 0x11, 0x11, 0x11};
+
     private static final byte[] THUMB_NOP = {0x22, 0x22, 0x22, 0x22};
 
     /** The ARM relocation numbers the objects carry (ELF for the Arm Architecture, "Relocation codes"). */
@@ -82,8 +83,11 @@ class InstructionSetModeSeamTest {
         }
     }
 
-    private static final Abi ABI = Abi.builder("arm", ElfClass.ELF32).hooks("__gnu_mcount_nc")
-            .relocations(RelocationTypes.of(ArmRelocation.class), ArmRelocation.R_ARM_ABS32).rel().build();
+    private static final Abi ABI = Abi.builder("arm", ElfClass.ELF32)
+            .hooks("__gnu_mcount_nc")
+            .relocations(RelocationTypes.of(ArmRelocation.class), ArmRelocation.R_ARM_ABS32)
+            .rel()
+            .build();
 
     @TempDir
     Path dir;
@@ -103,15 +107,16 @@ class InstructionSetModeSeamTest {
 
     @BeforeEach
     void compile() {
-        object = Toolchain.ARM.compile(Samples.write(dir, "modes.c", SOURCE), dir.resolve("modes.o"), "-O2",
-                "-mthumb", "-pg");
+        object = Toolchain.ARM.compile(
+                Samples.write(dir, "modes.c", SOURCE), dir.resolve("modes.o"), "-O2", "-mthumb", "-pg");
         when(backend.supports(any())).thenReturn(true);
         when(backend.abi(any())).thenReturn(ABI);
         when(backend.recognize(any())).thenAnswer(call -> {
             HookReference ref = call.getArgument(0);
             return Recognition.site(ref.relocation().offset(), 4);
         });
-        when(backend.functionAddress(any(), any())).thenAnswer(call -> call.<Symbol>getArgument(1).value() & ~1L);
+        when(backend.functionAddress(any(), any()))
+                .thenAnswer(call -> call.<Symbol>getArgument(1).value() & ~1L);
     }
 
     @Test
@@ -119,13 +124,17 @@ class InstructionSetModeSeamTest {
         FileReport report = new Lister(new Backends(List.of(backend))).list(object);
 
         // objdump: a's and c's bl __gnu_mcount_nc at 0x4 and 0x2c (a at 0x0, c at 0x28), b's at 0x18 (b at 0x10)
-        assertEquals(List.of(".text+0x4 a+0x4", ".text+0x18 b+0x8", ".text+0x2c c+0x4"), report.sites().stream()
-                .map(s -> s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.function()).toList());
+        assertEquals(
+                List.of(".text+0x4 a+0x4", ".text+0x18 b+0x8", ".text+0x2c c+0x4"),
+                report.sites().stream()
+                        .map(s -> s.section() + "+0x" + Long.toHexString(s.offset()) + " " + s.function())
+                        .toList());
     }
 
     @Test
     void eachSiteIsDecodedAndPatchedInItsFunctionsMode() throws IOException {
-        when(backend.functionMode(any(), any())).thenAnswer(call -> (int) (call.<Symbol>getArgument(1).value() & 1));
+        when(backend.functionMode(any(), any()))
+                .thenAnswer(call -> (int) (call.<Symbol>getArgument(1).value() & 1));
         when(backend.decode(any(), anyInt())).thenAnswer(call -> {
             Code code = call.getArgument(0);
             modeAt.put(call.getArgument(1), code.mode());
@@ -136,8 +145,8 @@ class InstructionSetModeSeamTest {
         when(armEncodings.nop(4)).thenReturn(ARM_NOP.clone());
         when(thumbEncodings.nop(4)).thenReturn(THUMB_NOP.clone());
 
-        PatchResult result = new Patcher(new Backends(List.of(backend))).patch(object,
-                new PatchOptions(PatchMode.NOP, false, null));
+        PatchResult result =
+                new Patcher(new Backends(List.of(backend))).patch(object, new PatchOptions(PatchMode.NOP, false, null));
 
         assertEquals(3, result.patched(), result.toString());
         assertEquals(Map.of(0x4, THUMB, 0x18, ARM, 0x2c, THUMB), modeAt);

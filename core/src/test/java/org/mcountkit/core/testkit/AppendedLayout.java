@@ -26,8 +26,7 @@ import org.mcountkit.core.elf.MappedElfFile;
  */
 public final class AppendedLayout {
 
-    private AppendedLayout() {
-    }
+    private AppendedLayout() {}
 
     /** Asserts the layout of {@code after}, made from a file whose bytes were {@code before}. */
     public static void assertLikeRecordMcount(byte[] before, Path after) {
@@ -52,33 +51,75 @@ public final class AppendedLayout {
         String relocationName = (rela ? ".rela" : ".rel") + "__mcount_loc";
         assertEquals(newCount, out.sections().size(), "section count");
         assertEquals(before.length, newNames.offset(), "new section-name table starts at the old end of file");
-        byte[] expectedNames = concat(bytes(old, oldNames), (relocationName + "\0").getBytes(StandardCharsets.ISO_8859_1));
+        byte[] expectedNames =
+                concat(bytes(old, oldNames), (relocationName + "\0").getBytes(StandardCharsets.ISO_8859_1));
         assertArrayEquals(expectedNames, bytes(out, newNames), "old names plus " + relocationName);
         long shoff = word(now, is64 ? 40 : 32, is64, out);
-        assertEquals(alignUp(before.length + newNames.size(), word), shoff, "header table right after the names,"
-                + " aligned to " + word);
+        assertEquals(
+                alignUp(before.length + newNames.size(), word),
+                shoff,
+                "header table right after the names," + " aligned to " + word);
         int shnum = ByteBuffer.wrap(now).order(out.target().endian().order()).getShort(is64 ? 60 : 48) & 0xffff;
         assertEquals(newCount >= Symbol.SHN_LORESERVE ? 0 : newCount, shnum, "e_shnum");
-        long size0 = newCount >= Symbol.SHN_LORESERVE ? newCount : old.section(0).size();
+        long size0 =
+                newCount >= Symbol.SHN_LORESERVE ? newCount : old.section(0).size();
         assertEquals(size0, out.section(0).size(), "section 0 sh_size (the count when e_shnum is 0)");
 
         for (int i = 1; i < oldCount; i++) {
             Section s = old.section(i);
-            Section expected = i != names ? s : new Section(s.index(), s.name(), s.type(), s.flags(), s.address(),
-                    newNames.offset(), newNames.size(), s.link(), s.info(), s.addralign(), s.entsize());
+            Section expected = i != names
+                    ? s
+                    : new Section(
+                            s.index(),
+                            s.name(),
+                            s.type(),
+                            s.flags(),
+                            s.address(),
+                            newNames.offset(),
+                            newNames.size(),
+                            s.link(),
+                            s.info(),
+                            s.addralign(),
+                            s.entsize());
             assertEquals(expected, out.section(i), "old section " + i + " header");
         }
 
         int symtab = old.symbolTable().orElseThrow().index();
         int entry = rela ? (is64 ? 24 : 12) : (is64 ? 16 : 8);
-        assertEquals(new Section(oldCount, "__mcount_loc", Section.SHT_PROGBITS, Section.SHF_ALLOC, 0,
-                shoff + (long) newCount * shentsize, table.size(), 0, 0, word, word), table);
-        assertEquals(new Section(oldCount + 1, relocationName, relocations.type(), 0, 0,
-                table.offset() + table.size(), relocations.size(), symtab, oldCount, word, entry), relocations);
+        assertEquals(
+                new Section(
+                        oldCount,
+                        "__mcount_loc",
+                        Section.SHT_PROGBITS,
+                        Section.SHF_ALLOC,
+                        0,
+                        shoff + (long) newCount * shentsize,
+                        table.size(),
+                        0,
+                        0,
+                        word,
+                        word),
+                table);
+        assertEquals(
+                new Section(
+                        oldCount + 1,
+                        relocationName,
+                        relocations.type(),
+                        0,
+                        0,
+                        table.offset() + table.size(),
+                        relocations.size(),
+                        symtab,
+                        oldCount,
+                        word,
+                        entry),
+                relocations);
         assertEquals(0, table.size() % word);
         assertEquals(table.size() / word * entry, relocations.size(), "one relocation per table word");
         assertEquals(relocations.offset() + relocations.size(), now.length, "nothing after the relocations");
-        assertEquals(rawName(now, out, shoff, oldCount + 1) + (rela ? 5 : 4), rawName(now, out, shoff, oldCount),
+        assertEquals(
+                rawName(now, out, shoff, oldCount + 1) + (rela ? 5 : 4),
+                rawName(now, out, shoff, oldCount),
                 "__mcount_loc shares the tail of " + relocationName + "'s name");
     }
 
@@ -87,8 +128,8 @@ public final class AppendedLayout {
      * header table) may differ; the C tool edits its in-memory copy of the old headers, so its
      * old table carries those edits too.
      */
-    private static void assertOnlyExpectedBytesChanged(byte[] before, byte[] now, boolean is64, long oldShoff,
-            int shentsize, int names) {
+    private static void assertOnlyExpectedBytesChanged(
+            byte[] before, byte[] now, boolean is64, long oldShoff, int shentsize, int names) {
         assertTrue(now.length > before.length, "the file grew");
         List<long[]> allowed = new ArrayList<>();
         allowed.add(is64 ? new long[] {40, 48} : new long[] {32, 36});
@@ -96,19 +137,22 @@ public final class AppendedLayout {
         long header0 = oldShoff;
         allowed.add(is64 ? new long[] {header0 + 32, header0 + 40} : new long[] {header0 + 20, header0 + 24});
         long nameHeader = oldShoff + (long) names * shentsize;
-        allowed.add(is64 ? new long[] {nameHeader + 24, nameHeader + 40} : new long[] {nameHeader + 16, nameHeader + 24});
+        allowed.add(
+                is64 ? new long[] {nameHeader + 24, nameHeader + 40} : new long[] {nameHeader + 16, nameHeader + 24});
         for (int i = 0; i < before.length; i++) {
             if (before[i] != now[i]) {
                 final long at = i;
-                assertTrue(allowed.stream().anyMatch(r -> at >= r[0] && at < r[1]),
+                assertTrue(
+                        allowed.stream().anyMatch(r -> at >= r[0] && at < r[1]),
                         "old byte at offset " + i + " changed");
             }
         }
     }
 
     private static long rawName(byte[] bytes, ElfFile file, long shoff, int index) {
-        return ByteBuffer.wrap(bytes).order(file.target().endian().order()).getInt((int) (shoff + (long) index
-                * (file.target().is64() ? 64 : 40))) & 0xffffffffL;
+        return ByteBuffer.wrap(bytes).order(file.target().endian().order()).getInt((int)
+                        (shoff + (long) index * (file.target().is64() ? 64 : 40)))
+                & 0xffffffffL;
     }
 
     private static long word(byte[] bytes, int at, boolean is64, ElfFile file) {

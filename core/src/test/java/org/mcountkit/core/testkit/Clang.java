@@ -11,8 +11,7 @@ import java.util.List;
  */
 public final class Clang {
 
-    private Clang() {
-    }
+    private Clang() {}
 
     /** Compiles {@code source} for {@code triple} with {@code -c} into {@code out}. */
     public static Path compile(String triple, Path source, Path out, String... flags) {

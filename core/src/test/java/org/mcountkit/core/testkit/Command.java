@@ -17,28 +17,32 @@ public final class Command {
     public record Result(int exitCode, String stdout, String stderr) {
         public Result requireSuccess(List<String> command) {
             if (exitCode != 0) {
-                throw new AssertionError(String.join(" ", command) + " failed with exit " + exitCode + ":\n" + stderr
-                        + stdout);
+                throw new AssertionError(
+                        String.join(" ", command) + " failed with exit " + exitCode + ":\n" + stderr + stdout);
             }
             return this;
         }
     }
 
-    private Command() {
-    }
+    private Command() {}
 
     public static Result run(Path dir, List<String> command) {
         try {
             Path out = Files.createTempFile("cmd", ".out");
             Path err = Files.createTempFile("cmd", ".err");
             try {
-                Process p = new ProcessBuilder(command).directory(dir == null ? null : dir.toFile())
-                        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+                Process p = new ProcessBuilder(command)
+                        .directory(dir == null ? null : dir.toFile())
+                        .redirectOutput(out.toFile())
+                        .redirectError(err.toFile())
+                        .start();
                 if (!p.waitFor(300, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                     throw new AssertionError("timed out: " + String.join(" ", command));
                 }
-                return new Result(p.exitValue(), Files.readString(out, StandardCharsets.ISO_8859_1),
+                return new Result(
+                        p.exitValue(),
+                        Files.readString(out, StandardCharsets.ISO_8859_1),
                         Files.readString(err, StandardCharsets.ISO_8859_1));
             } finally {
                 Files.deleteIfExists(out);

@@ -17,13 +17,15 @@ import org.mcountkit.core.elf.ElfFile;
  */
 public final class Images {
 
-    private Images() {
-    }
+    private Images() {}
 
     /** Writes a pointer-sized word at {@code offset} of section {@code section}. */
     public static void putWord(Path image, String section, long offset, long value) {
         ElfFile elf = new JelfElfFile(image);
-        Section s = elf.sections().stream().filter(x -> x.name().equals(section)).findFirst().orElseThrow();
+        Section s = elf.sections().stream()
+                .filter(x -> x.name().equals(section))
+                .findFirst()
+                .orElseThrow();
         int word = elf.target().pointerSize();
         ByteBuffer bytes = ByteBuffer.allocate(word).order(elf.target().endian().order());
         if (word == 8) {

@@ -51,16 +51,36 @@ public final class JelfElfFile implements ElfFile {
         for (int i = 0; i < count; i++) {
             ElfSectionHeader h = elf.getSection(i).header;
             String name = i == 0 ? "" : h.getName();
-            sections.add(new Section(i, name == null ? "" : name, h.sh_type, h.sh_flags, h.sh_addr, h.sh_offset,
-                    h.sh_size, h.sh_link, h.sh_info, h.sh_addralign, h.sh_entsize));
+            sections.add(new Section(
+                    i,
+                    name == null ? "" : name,
+                    h.sh_type,
+                    h.sh_flags,
+                    h.sh_addr,
+                    h.sh_offset,
+                    h.sh_size,
+                    h.sh_link,
+                    h.sh_info,
+                    h.sh_addralign,
+                    h.sh_entsize));
         }
         ElfSymbolTableSection table = elf.getSymbolTableSection();
-        this.symtab = sections.stream().filter(s -> s.type() == Section.SHT_SYMTAB).findFirst().orElse(null);
+        this.symtab = sections.stream()
+                .filter(s -> s.type() == Section.SHT_SYMTAB)
+                .findFirst()
+                .orElse(null);
         if (table != null) {
             int i = 0;
             for (ElfSymbol s : table.symbols) {
-                symbols.add(new Symbol(i++, s.getName() == null ? "" : s.getName(), mask(s.st_value), mask(s.st_size),
-                        s.getBinding(), s.getType(), s.st_other & 0xff, Short.toUnsignedInt(s.st_shndx)));
+                symbols.add(new Symbol(
+                        i++,
+                        s.getName() == null ? "" : s.getName(),
+                        mask(s.st_value),
+                        mask(s.st_size),
+                        s.getBinding(),
+                        s.getType(),
+                        s.st_other & 0xff,
+                        Short.toUnsignedInt(s.st_shndx)));
             }
         }
     }
@@ -76,8 +96,11 @@ public final class JelfElfFile implements ElfFile {
 
     @Override
     public ElfTarget target() {
-        return new ElfTarget(Short.toUnsignedInt(elf.e_machine), elf.is32Bits() ? ElfClass.ELF32 : ElfClass.ELF64,
-                elf.ei_data == 1 ? Endian.LITTLE : Endian.BIG, elf.e_flags);
+        return new ElfTarget(
+                Short.toUnsignedInt(elf.e_machine),
+                elf.is32Bits() ? ElfClass.ELF32 : ElfClass.ELF64,
+                elf.ei_data == 1 ? Endian.LITTLE : Endian.BIG,
+                elf.e_flags);
     }
 
     @Override
@@ -140,7 +163,9 @@ public final class JelfElfFile implements ElfFile {
     @Override
     public ByteBuffer bytes(Section section) {
         ByteOrder order = elf.ei_data == 1 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
-        return ByteBuffer.wrap(elf.getSection(section.index()).getData()).order(order).asReadOnlyBuffer()
+        return ByteBuffer.wrap(elf.getSection(section.index()).getData())
+                .order(order)
+                .asReadOnlyBuffer()
                 .order(order);
     }
 

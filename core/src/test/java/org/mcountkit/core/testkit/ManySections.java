@@ -21,8 +21,7 @@ public final class ManySections {
         ANONYMOUS
     }
 
-    private ManySections() {
-    }
+    private ManySections() {}
 
     /** Offset of the call in function {@code i}'s section. */
     public static int siteOffset(int i) {
@@ -37,7 +36,11 @@ public final class ManySections {
             Kind k = kind.apply(i);
             if (k != Kind.ANONYMOUS) {
                 s.append(k == Kind.WEAK ? "\t.weak f" : "\t.globl f").append(i).append('\n');
-                s.append("\t.type f").append(i).append(",@function\nf").append(i).append(":\n");
+                s.append("\t.type f")
+                        .append(i)
+                        .append(",@function\nf")
+                        .append(i)
+                        .append(":\n");
             }
             s.append("\tnop\n".repeat(siteOffset(i)));
             s.append("\tcall ").append(hook).append("\n\tret\n");
@@ -46,7 +49,10 @@ public final class ManySections {
             }
         }
         for (int i = 0; i < extraSections; i++) {
-            s.append("\t.section .data.pad").append(i).append(",\"aw\",@progbits\n\t.byte ").append(i & 0xff)
+            s.append("\t.section .data.pad")
+                    .append(i)
+                    .append(",\"aw\",@progbits\n\t.byte ")
+                    .append(i & 0xff)
                     .append('\n');
         }
         return s.toString();

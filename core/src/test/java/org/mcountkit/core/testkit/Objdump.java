@@ -17,8 +17,7 @@ public final class Objdump {
      * symbol; {@code addend} is the explicit addend (0 for REL entries, whose addend lives in the
      * section's bytes).
      */
-    public record RelocationLine(long offset, String type, String symbol, long addend) {
-    }
+    public record RelocationLine(long offset, String type, String symbol, long addend) {}
 
     private static final Pattern LINE = Pattern.compile("^([0-9a-f]+) (\\S+)\\s+(.*?)(?:([+-])0x([0-9a-f]+))?$");
 
@@ -32,7 +31,8 @@ public final class Objdump {
     public List<RelocationLine> relocations(Path file, String section) {
         List<RelocationLine> list = new ArrayList<>();
         boolean inside = false;
-        for (String line : toolchain.run("objdump", "-r", "-j", section, file.toString()).split("\n")) {
+        for (String line :
+                toolchain.run("objdump", "-r", "-j", section, file.toString()).split("\n")) {
             if (line.startsWith("RELOCATION RECORDS FOR ")) {
                 inside = line.equals("RELOCATION RECORDS FOR [" + section + "]:");
                 continue;
@@ -40,7 +40,10 @@ public final class Objdump {
             Matcher m = LINE.matcher(line);
             if (inside && m.matches()) {
                 long addend = m.group(5) == null ? 0 : Long.parseUnsignedLong(m.group(5), 16);
-                list.add(new RelocationLine(Long.parseUnsignedLong(m.group(1), 16), m.group(2), m.group(3),
+                list.add(new RelocationLine(
+                        Long.parseUnsignedLong(m.group(1), 16),
+                        m.group(2),
+                        m.group(3),
                         "-".equals(m.group(4)) ? -addend : addend));
             }
         }

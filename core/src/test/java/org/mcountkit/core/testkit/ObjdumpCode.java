@@ -13,12 +13,18 @@ import java.util.regex.Pattern;
 public final class ObjdumpCode {
 
     /** A relocation line: {@code 18: R_AARCH64_CALL26 _mcount}. */
-    public record Reloc(String type, String symbol) {
-    }
+    public record Reloc(String type, String symbol) {}
 
     /** One instruction: section, offset (or address), label and its start, length, mnemonic, operands. */
-    public record Instruction(String section, long offset, String label, long labelStart, int length,
-            String mnemonic, String operands, List<Reloc> relocs) {
+    public record Instruction(
+            String section,
+            long offset,
+            String label,
+            long labelStart,
+            int length,
+            String mnemonic,
+            String operands,
+            List<Reloc> relocs) {
 
         /** The label as mcountkit spells a place: {@code name} or {@code name+0xN}. */
         public String function() {
@@ -27,7 +33,8 @@ public final class ObjdumpCode {
         }
 
         public boolean hasReloc(String type, String symbol) {
-            return relocs.stream().anyMatch(r -> r.type().equals(type) && r.symbol().equals(symbol));
+            return relocs.stream()
+                    .anyMatch(r -> r.type().equals(type) && r.symbol().equals(symbol));
         }
 
         public boolean namesSymbol(String symbol) {
@@ -41,12 +48,11 @@ public final class ObjdumpCode {
 
     private static final Pattern SECTION = Pattern.compile("^Disassembly of section (\\S+):$");
     private static final Pattern LABEL = Pattern.compile("^([0-9a-f]+) <([^>]+)>:$");
-    private static final Pattern INSN = Pattern.compile(
-            "^\\s+([0-9a-f]+):\\t([0-9a-f]{4}|[0-9a-f]{8})\\s+\\t(\\S+)\\s*(.*)$");
+    private static final Pattern INSN =
+            Pattern.compile("^\\s+([0-9a-f]+):\\t([0-9a-f]{4}|[0-9a-f]{8})\\s+\\t(\\S+)\\s*(.*)$");
     private static final Pattern RELOC = Pattern.compile("^\\t+([0-9a-f]+): (R_\\S+)\\t(\\S+)$");
 
-    private ObjdumpCode() {
-    }
+    private ObjdumpCode() {}
 
     /** The instructions of objdump's {@code -d} (with {@code -r}) output, in order. */
     public static List<Instruction> parse(String text) {
@@ -62,8 +68,15 @@ public final class ObjdumpCode {
                 labelStart = Long.parseUnsignedLong(m.group(1), 16);
                 label = m.group(2);
             } else if ((m = INSN.matcher(line)).matches()) {
-                list.add(new Instruction(section, Long.parseUnsignedLong(m.group(1), 16), label, labelStart,
-                        m.group(2).length() / 2, m.group(3), m.group(4).trim(), new ArrayList<>()));
+                list.add(new Instruction(
+                        section,
+                        Long.parseUnsignedLong(m.group(1), 16),
+                        label,
+                        labelStart,
+                        m.group(2).length() / 2,
+                        m.group(3),
+                        m.group(4).trim(),
+                        new ArrayList<>()));
             } else if ((m = RELOC.matcher(line)).matches() && !list.isEmpty()) {
                 Instruction last = list.get(list.size() - 1);
                 if (last.offset() == Long.parseUnsignedLong(m.group(1), 16)) {

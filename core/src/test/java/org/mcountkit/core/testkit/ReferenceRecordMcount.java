@@ -12,8 +12,7 @@ public final class ReferenceRecordMcount {
             Path.of("/usr/lib/linux-kbuild-6.1/scripts/recordmcount"),
             Path.of("/opt/kbuild/usr/lib/linux-kbuild-6.1/scripts/recordmcount"));
 
-    private ReferenceRecordMcount() {
-    }
+    private ReferenceRecordMcount() {}
 
     public static Optional<Path> find() {
         String configured = System.getenv("MCOUNTKIT_REFERENCE_RECORDMCOUNT");

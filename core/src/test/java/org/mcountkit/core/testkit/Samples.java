@@ -8,19 +8,20 @@ import java.nio.file.Path;
 /** Locates the repository's {@code samples/} folder from a module's working directory. */
 public final class Samples {
 
-    private Samples() {
-    }
+    private Samples() {}
 
     public static Path root() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null) {
-            if (Files.isDirectory(dir.resolve("samples")) && Files.exists(dir.resolve("pom.xml"))
+            if (Files.isDirectory(dir.resolve("samples"))
+                    && Files.exists(dir.resolve("pom.xml"))
                     && Files.isDirectory(dir.resolve("api"))) {
                 return dir;
             }
             dir = dir.getParent();
         }
-        throw new AssertionError("cannot find the repository root from " + Path.of("").toAbsolutePath());
+        throw new AssertionError(
+                "cannot find the repository root from " + Path.of("").toAbsolutePath());
     }
 
     public static Path samples() {

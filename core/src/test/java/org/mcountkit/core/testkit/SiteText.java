@@ -13,8 +13,7 @@ import org.mcountkit.api.Diagnostic;
  */
 public final class SiteText {
 
-    private SiteText() {
-    }
+    private SiteText() {}
 
     /** Where the site is: {@code .text+0x24}. */
     public static String place(CallSite site) {
@@ -43,7 +42,8 @@ public final class SiteText {
      * {@code .text+0x0 8 f patchable_function_entries}.
      */
     public static String line(CallSite site) {
-        return brief(site) + (site.hook() == null ? "" : " " + site.hook()) + " " + site.source().label();
+        return brief(site) + (site.hook() == null ? "" : " " + site.hook()) + " "
+                + site.source().label();
     }
 
     /** {@link #line} of each site, in order. */

@@ -15,19 +15,19 @@ import org.mcountkit.api.SiteSource;
  */
 class SiteTextTest {
 
-    private static final CallSite CALL = new CallSite(1, ".text", 0x24, 5, "mcount", SiteSource.RELOCATION,
-            "g_func+0x4", 0x401024);
-    private static final CallSite ENTRY = new CallSite(1, ".text", 0, 8, null,
-            SiteSource.PATCHABLE_FUNCTION_ENTRIES, "f", 0);
-    private static final CallSite NOWHERE = new CallSite(1, ".text", 0x10, 5, null, SiteSource.MCOUNT_LOC, null,
-            0x10);
+    private static final CallSite CALL =
+            new CallSite(1, ".text", 0x24, 5, "mcount", SiteSource.RELOCATION, "g_func+0x4", 0x401024);
+    private static final CallSite ENTRY =
+            new CallSite(1, ".text", 0, 8, null, SiteSource.PATCHABLE_FUNCTION_ENTRIES, "f", 0);
+    private static final CallSite NOWHERE = new CallSite(1, ".text", 0x10, 5, null, SiteSource.MCOUNT_LOC, null, 0x10);
 
     @Test
     void aSiteIsSpelledWithListsFieldsInListsOrder() {
         assertEquals(".text+0x24", SiteText.place(CALL));
         assertEquals(".text+0x24 5 g_func+0x4", SiteText.brief(CALL));
         assertEquals(".text+0x24 5 g_func+0x4 mcount relocation", SiteText.line(CALL));
-        assertEquals(List.of(".text+0x24 5 g_func+0x4 mcount relocation", ".text+0x0 8 f patchable_function_entries"),
+        assertEquals(
+                List.of(".text+0x24 5 g_func+0x4 mcount relocation", ".text+0x0 8 f patchable_function_entries"),
                 SiteText.lines(List.of(CALL, ENTRY)));
     }
 
@@ -39,10 +39,12 @@ class SiteTextTest {
 
     @Test
     void aDiagnosticIsSeverityPlaceAndMessage() {
-        assertEquals("warning .text+0xc not a NOP",
+        assertEquals(
+                "warning .text+0xc not a NOP",
                 SiteText.diagnostic(Diagnostic.at(Severity.WARNING, ".text", 0xc, "not a NOP")));
         assertEquals(".text+0xc", SiteText.place(Diagnostic.at(Severity.WARNING, ".text", 0xc, "not a NOP")));
-        assertEquals("note .rela.text no hook",
+        assertEquals(
+                "note .rela.text no hook",
                 SiteText.diagnostic(new Diagnostic(Severity.NOTE, ".rela.text", -1, "no hook")));
         assertEquals("error truncated", SiteText.diagnostic(Diagnostic.of(Severity.ERROR, "truncated")));
     }

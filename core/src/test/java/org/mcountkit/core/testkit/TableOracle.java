@@ -26,8 +26,7 @@ public final class TableOracle {
         }
     }
 
-    private TableOracle() {
-    }
+    private TableOracle() {}
 
     /** Entries of every section named {@code table} of a relocatable object, in file order. */
     public static List<Entry> entries(Path object, String table) {
@@ -35,13 +34,16 @@ public final class TableOracle {
         List<Entry> entries = new ArrayList<>();
         int word = elf.target().pointerSize();
         for (Section rs : elf.sections()) {
-            if (!rs.isRelocationSection() || rs.info() <= 0 || !elf.section(rs.info()).name().equals(table)) {
+            if (!rs.isRelocationSection()
+                    || rs.info() <= 0
+                    || !elf.section(rs.info()).name().equals(table)) {
                 continue;
             }
             ByteBuffer data = elf.bytes(elf.section(rs.info()));
             for (Relocation r : elf.relocations(rs)) {
                 Symbol s = elf.symbol(r.symbolIndex());
-                long addend = r.explicitAddend() ? r.addend()
+                long addend = r.explicitAddend()
+                        ? r.addend()
                         : (word == 8 ? data.getLong((int) r.offset()) : data.getInt((int) r.offset()));
                 long offset = s.value() + addend;
                 if (word == 4) {

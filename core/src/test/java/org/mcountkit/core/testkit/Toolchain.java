@@ -20,8 +20,8 @@ public enum Toolchain {
     S390X("s390x-linux-gnu-");
 
     /** Flags every kernel-like compile uses: no PIE, no unwind tables. */
-    public static final List<String> KERNEL_FLAGS = List.of("-O2", "-fno-PIE", "-fno-pic",
-            "-fno-asynchronous-unwind-tables", "-fno-stack-protector");
+    public static final List<String> KERNEL_FLAGS =
+            List.of("-O2", "-fno-PIE", "-fno-pic", "-fno-asynchronous-unwind-tables", "-fno-stack-protector");
 
     private final String prefix;
 
