@@ -1,5 +1,9 @@
 package org.mcountkit.core.output;
 
+import com.google.common.escape.ArrayBasedCharEscaper;
+import com.google.common.escape.Escaper;
+import java.util.Map;
+
 /**
  * Makes text from a file safe to print on one line: names in an ELF file are arbitrary bytes
  * (read as ISO-8859-1), so a control character or a byte past ASCII is shown as {@code \xNN}
@@ -7,30 +11,18 @@ package org.mcountkit.core.output;
  */
 public final class OneLine {
 
+    /** Printable ASCII passes; every other byte value becomes {@code \xNN}; chars past 0xff pass. */
+    private static final Escaper ESCAPER = new ArrayBasedCharEscaper(Map.of(), ' ', '~') {
+        @Override
+        protected char[] escapeUnsafe(char c) {
+            return c > 0xff ? null : String.format("\\x%02x", (int) c).toCharArray();
+        }
+    };
+
     private OneLine() {}
 
     /** {@code text} with every character below 0x20, 0x7f and 0x80..0xff written as {@code \xNN}. */
     public static String of(String text) {
-        int i = 0;
-        while (i < text.length() && printable(text.charAt(i))) {
-            i++;
-        }
-        if (i == text.length()) {
-            return text;
-        }
-        StringBuilder out = new StringBuilder(text.length() + 16).append(text, 0, i);
-        for (; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (printable(c)) {
-                out.append(c);
-            } else {
-                out.append(String.format("\\x%02x", (int) c));
-            }
-        }
-        return out.toString();
-    }
-
-    private static boolean printable(char c) {
-        return (c >= 0x20 && c < 0x7f) || c > 0xff;
+        return ESCAPER.escape(text);
     }
 }

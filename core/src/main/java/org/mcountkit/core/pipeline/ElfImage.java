@@ -3,7 +3,6 @@ package org.mcountkit.core.pipeline;
 import com.google.common.collect.Range;
 import com.google.common.collect.RangeMap;
 import com.google.common.collect.TreeRangeMap;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -189,10 +188,5 @@ public final class ElfImage {
             sites = Sites.of(this);
         }
         return sites;
-    }
-
-    /** The file's bytes of {@code section}. */
-    public ByteBuffer bytes(Section section) {
-        return file.bytes(section);
     }
 }

@@ -178,7 +178,7 @@ final class SiteScanner {
                     SiteSource.RELOCATION,
                     function,
                     code.address() + site.offset());
-            FoundSite found = new FoundSite(callSite, rs.index(), i, read);
+            FoundSite found = new FoundSite(callSite, rs.index());
             if (isTraced) {
                 traced.add(found);
             } else {
