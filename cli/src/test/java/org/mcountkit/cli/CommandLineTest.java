@@ -151,6 +151,7 @@ class CommandLineTest {
 
         assertEquals(0, run.exitCode(), run.err());
         assertEquals("", run.err(), "--json prints diagnostics in the JSON only");
+        assertTrue(run.out().endsWith("]" + System.lineSeparator()), "the document ends its line");
         JsonNode files = new ObjectMapper().readTree(run.out());
         assertEquals(3, files.size());
         for (JsonNode file : files) {

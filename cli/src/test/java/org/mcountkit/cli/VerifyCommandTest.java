@@ -63,6 +63,7 @@ class VerifyCommandTest {
         CliRun json = CliRun.of("verify", "--json", bad.toString());
 
         assertEquals(1, run.exitCode());
+        assertTrue(json.out().endsWith("]" + System.lineSeparator()), "the document ends its line");
         List<String> lines = run.out().lines().toList();
         assertEquals(3, lines.size(), run.out());
         assertTrue(

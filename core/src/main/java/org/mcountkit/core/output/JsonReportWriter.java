@@ -1,6 +1,5 @@
 package org.mcountkit.core.output;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.Writer;
@@ -16,8 +15,6 @@ import org.mcountkit.core.FileReport;
  */
 public final class JsonReportWriter {
 
-    private static final JsonFactory FACTORY = new JsonFactory();
-
     private final boolean withAddress;
 
     /** @param withAddress also write each site's {@code address} (the table schema) */
@@ -26,16 +23,13 @@ public final class JsonReportWriter {
     }
 
     public void write(List<FileReport> reports, Writer out) throws IOException {
-        try (JsonGenerator json = FACTORY.createGenerator(out)) {
-            json.useDefaultPrettyPrinter();
+        JsonOutput.write(out, json -> {
             json.writeStartArray();
             for (FileReport report : reports) {
                 writeFile(json, report);
             }
             json.writeEndArray();
-        }
-        out.write(System.lineSeparator());
-        out.flush();
+        });
     }
 
     private void writeFile(JsonGenerator json, FileReport report) throws IOException {

@@ -1,7 +1,5 @@
 package org.mcountkit.core.output;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
@@ -15,11 +13,8 @@ import org.mcountkit.core.Verification;
  */
 public final class VerificationJsonWriter {
 
-    private static final JsonFactory FACTORY = new JsonFactory();
-
     public void write(List<Verification> results, Writer out) throws IOException {
-        try (JsonGenerator json = FACTORY.createGenerator(out)) {
-            json.useDefaultPrettyPrinter();
+        JsonOutput.write(out, json -> {
             json.writeStartArray();
             for (Verification v : results) {
                 json.writeStartObject();
@@ -52,8 +47,6 @@ public final class VerificationJsonWriter {
                 json.writeEndObject();
             }
             json.writeEndArray();
-        }
-        out.write(System.lineSeparator());
-        out.flush();
+        });
     }
 }
