@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,9 +14,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.mcountkit.api.Section;
 import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.Objdump;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
@@ -99,7 +96,9 @@ class ObjectInputsTest {
         List<String> warnings = object.err().lines().toList();
         assertEquals(1, warnings.size(), object.err());
         assertTrue(warnings.get(0).contains("site in LOCAL function helper"), warnings.get(0));
-        assertArrayEquals(tableBytes(dir.resolve("table-as.o")), tableBytes(dir.resolve("table.o")));
+        assertArrayEquals(
+                TableOracle.bytes(dir.resolve("table-as.o"), "__mcount_loc"),
+                TableOracle.bytes(dir.resolve("table.o"), "__mcount_loc"));
         Objdump objdump = new Objdump(abi.toolchain);
         List<Objdump.RelocationLine> relocations = objdump.relocations(dir.resolve("table.o"), "__mcount_loc");
         assertEquals(objdump.relocations(dir.resolve("table-as.o"), "__mcount_loc"), relocations);
@@ -171,17 +170,5 @@ class ObjectInputsTest {
             }
         }
         return calls;
-    }
-
-    private static byte[] tableBytes(Path object) {
-        JelfElfFile elf = new JelfElfFile(object);
-        Section table = elf.sections().stream()
-                .filter(s -> s.name().equals("__mcount_loc"))
-                .findFirst()
-                .orElseThrow();
-        ByteBuffer bytes = elf.bytes(table);
-        byte[] out = new byte[bytes.limit()];
-        bytes.get(0, out);
-        return out;
     }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,9 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.mcountkit.api.Section;
 import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.Objdump;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
@@ -65,7 +62,9 @@ class TableCommandTest {
         assertEquals(0, object.exitCode(), object.err());
         assertEquals(0, asm.exitCode(), asm.err());
         assertEquals(4, calls.size(), calls.toString());
-        assertArrayEquals(tableBytes(dir.resolve("table-as.o")), tableBytes(dir.resolve("table.o")));
+        assertArrayEquals(
+                TableOracle.bytes(dir.resolve("table-as.o"), "__mcount_loc"),
+                TableOracle.bytes(dir.resolve("table.o"), "__mcount_loc"));
         Objdump objdump = new Objdump(m.toolchain);
         List<Objdump.RelocationLine> relocations = objdump.relocations(dir.resolve("table.o"), "__mcount_loc");
         assertEquals(objdump.relocations(dir.resolve("table-as.o"), "__mcount_loc"), relocations);
@@ -214,7 +213,9 @@ class TableCommandTest {
                 .toolchain
                 .run("readelf", "-h", dir.resolve("table.o").toString())
                 .contains("big endian"));
-        assertArrayEquals(tableBytes(dir.resolve("table-as.o")), tableBytes(dir.resolve("table.o")));
+        assertArrayEquals(
+                TableOracle.bytes(dir.resolve("table-as.o"), "__mcount_loc"),
+                TableOracle.bytes(dir.resolve("table.o"), "__mcount_loc"));
         Objdump objdump = new Objdump(Machine.AARCH64.toolchain);
         List<Objdump.RelocationLine> relocations = objdump.relocations(dir.resolve("table.o"), "__mcount_loc");
         assertEquals(objdump.relocations(dir.resolve("table-as.o"), "__mcount_loc"), relocations);
@@ -224,17 +225,5 @@ class TableCommandTest {
         assertTrue(
                 relocations.stream().allMatch(r -> r.type().equals("R_AARCH64_ABS64") && r.addend() > 0),
                 relocations.toString());
-    }
-
-    private static byte[] tableBytes(Path object) {
-        JelfElfFile elf = new JelfElfFile(object);
-        Section table = elf.sections().stream()
-                .filter(s -> s.name().equals("__mcount_loc"))
-                .findFirst()
-                .orElseThrow();
-        ByteBuffer bytes = elf.bytes(table);
-        byte[] out = new byte[bytes.limit()];
-        bytes.get(0, out);
-        return out;
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.Diagnostic;
-import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileInputException;
 import org.mcountkit.core.Mcountkit;
@@ -26,7 +24,6 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableEntry;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
-import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.Objdump;
 import org.mcountkit.core.testkit.Readelf;
 import org.mcountkit.core.testkit.SiteText;
@@ -178,7 +175,7 @@ class LibraryTableTest {
         assertEquals(calls, TableOracle.addresses(again, "__mcount_loc"));
         Path assembled = dir.resolve("table-as.o");
         toolchain.run("as", asm.toString(), "-o", assembled.toString());
-        assertArrayEquals(tableBytes(assembled), tableBytes(object));
+        assertArrayEquals(TableOracle.bytes(assembled, "__mcount_loc"), TableOracle.bytes(object, "__mcount_loc"));
         Objdump objdump = new Objdump(toolchain);
         List<Objdump.RelocationLine> relocations = objdump.relocations(object, "__mcount_loc");
         assertEquals(objdump.relocations(assembled, "__mcount_loc"), relocations);
@@ -275,17 +272,5 @@ class LibraryTableTest {
         assertTrue(second.getMessage().contains("differs from the first input's (x86_64 ELF64 "), second.getMessage());
         assertEquals(x86, reversed.file());
         assertEquals(missing, unreadable.file());
-    }
-
-    private static byte[] tableBytes(Path object) {
-        JelfElfFile elf = new JelfElfFile(object);
-        Section table = elf.sections().stream()
-                .filter(s -> s.name().equals("__mcount_loc"))
-                .findFirst()
-                .orElseThrow();
-        ByteBuffer bytes = elf.bytes(table);
-        byte[] out = new byte[bytes.limit()];
-        bytes.get(0, out);
-        return out;
     }
 }

@@ -77,6 +77,15 @@ public final class TableOracle {
         return entries;
     }
 
+    /** The bytes of section {@code table} of {@code file}, read with jelf. */
+    public static byte[] bytes(Path file, String table) {
+        JelfElfFile elf = new JelfElfFile(file);
+        ByteBuffer bytes = elf.bytes(elf.section(table).orElseThrow());
+        byte[] out = new byte[bytes.limit()];
+        bytes.get(0, out);
+        return out;
+    }
+
     /** The words of every section named {@code table} of a linked image: the addresses themselves. */
     public static List<Long> addresses(Path image, String table) {
         ElfFile elf = new JelfElfFile(image);
