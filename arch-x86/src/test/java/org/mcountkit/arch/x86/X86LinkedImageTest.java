@@ -158,14 +158,7 @@ class X86LinkedImageTest {
                 "-pg",
                 "-mfentry",
                 "-mrecord-mcount");
-        Path hook = dir.resolve("fentry.o");
-        Command.check(
-                dir,
-                Toolchain.X86_64.tool("gcc"),
-                "-c",
-                Samples.write(dir, "fentry.S", FENTRY).toString(),
-                "-o",
-                hook.toString());
+        Path hook = hookObject();
         Path prog = dir.resolve("pie");
         Command.check(
                 dir, Toolchain.X86_64.tool("gcc"), "-pie", object.toString(), hook.toString(), "-o", prog.toString());
@@ -209,14 +202,7 @@ class X86LinkedImageTest {
     /** prog.c compiled with {@code flags}, linked -no-pie with glibc and the assembly hook. */
     private Path link(String... flags) {
         Path object = Toolchain.X86_64.compile(Samples.write(dir, "prog.c", PROGRAM), dir.resolve("prog.o"), flags);
-        Path hook = dir.resolve("fentry.o");
-        Command.check(
-                dir,
-                Toolchain.X86_64.tool("gcc"),
-                "-c",
-                Samples.write(dir, "fentry.S", FENTRY).toString(),
-                "-o",
-                hook.toString());
+        Path hook = hookObject();
         Path prog = dir.resolve("prog");
         Command.check(
                 dir,
@@ -243,5 +229,18 @@ class X86LinkedImageTest {
                 .filter(s -> s.name().equals(name))
                 .findFirst()
                 .orElseThrow();
+    }
+
+    /** The assembly {@code __fentry__}, assembled. */
+    private Path hookObject() {
+        Path hook = dir.resolve("fentry.o");
+        Command.check(
+                dir,
+                Toolchain.X86_64.tool("gcc"),
+                "-c",
+                Samples.write(dir, "fentry.S", FENTRY).toString(),
+                "-o",
+                hook.toString());
+        return hook;
     }
 }
