@@ -1,6 +1,9 @@
 package org.mcountkit.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.mcountkit.core.Mcountkit;
 
@@ -25,10 +28,34 @@ public final class Main {
 
     /** Like {@link #run(String...)}, printing results to {@code out} and problems to {@code err}. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
+        if (args.length > 0 && args[0].equals("recordmcount")) {
+            return recordmcount(
+                    Mcountkit.withClassPathBackends(),
+                    Path.of(""),
+                    Arrays.asList(args).subList(1, args.length),
+                    out,
+                    err);
+        }
         Optional<RecordArguments> plain = PlainRecordLine.parse(args);
         if (plain.isPresent()) {
-            return RecordRun.run(Mcountkit.withClassPathBackends(), plain.get(), out, err);
+            return RecordRun.run(Mcountkit.withClassPathBackends(), plain.get(), Path.of(""), out, err);
         }
         return McountkitCommand.execute(out, err, args);
+    }
+
+    /**
+     * {@code recordmcount [-w] file.o...}, with relative names taken from {@code workingDirectory}
+     * (the build server's clients each have their own). A wrong line exits 2, where the C tool
+     * exits 0: a build that calls its recorder wrongly should stop.
+     */
+    static int recordmcount(
+            Mcountkit mcountkit, Path workingDirectory, List<String> args, PrintWriter out, PrintWriter err) {
+        Optional<RecordArguments> arguments = RecordmcountLine.parse(args);
+        if (arguments.isEmpty()) {
+            err.println(RecordmcountLine.USAGE);
+            err.flush();
+            return 2;
+        }
+        return RecordRun.run(mcountkit, arguments.get(), workingDirectory, out, err);
     }
 }

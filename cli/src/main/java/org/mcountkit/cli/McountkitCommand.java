@@ -10,12 +10,18 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description = "Finds and records function-tracing call sites (mcount, __fentry__) in ELF files.",
+        footer = {
+            "",
+            "mcountkit recordmcount [-w] FILE... takes the kernel's recordmcount command line as it is;"
+                    + " mcountkit-recordmcount, beside this command, does the same through the build server."
+        },
         subcommands = {
             RecordCommand.class,
             ListCommand.class,
             TableCommand.class,
             VerifyCommand.class,
             PatchCommand.class,
+            ServeCommand.class,
             CommandLine.HelpCommand.class
         })
 final class McountkitCommand implements Runnable {

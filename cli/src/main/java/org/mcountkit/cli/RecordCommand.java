@@ -57,6 +57,7 @@ final class RecordCommand implements Callable<Integer> {
         return RecordRun.run(
                 plugins.mcountkit(spec),
                 arguments(),
+                Path.of(""),
                 spec.commandLine().getOut(),
                 spec.commandLine().getErr());
     }

@@ -1,8 +1,11 @@
 package org.mcountkit.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.core.FileReport;
@@ -19,15 +22,23 @@ final class RecordRun {
 
     private RecordRun() {}
 
-    /** Runs {@code record}; returns 0 when every file is fine, else 1. */
-    static int run(Mcountkit mcountkit, RecordArguments arguments, PrintWriter out, PrintWriter err) {
+    /**
+     * Runs {@code record} on the files, relative names taken from {@code workingDirectory} but
+     * printed as given; returns 0 when every file is fine, else 1.
+     */
+    static int run(
+            Mcountkit mcountkit, RecordArguments arguments, Path workingDirectory, PrintWriter out, PrintWriter err) {
         Verbosity verbosity = Verbosity.of(arguments.verbose(), arguments.quiet());
         Reporter reporter = new Reporter(err, verbosity);
         Progress progress = Progress.forRun(arguments.files().size());
+        Map<Path, Path> given = new LinkedHashMap<>();
+        for (Path file : arguments.files()) {
+            given.putIfAbsent(workingDirectory.resolve(file), file);
+        }
         List<Outcome> outcomes = mcountkit
                 .withLog(verbosity.detailLog())
                 .recordAll(
-                        arguments.files(),
+                        List.copyOf(given.keySet()),
                         new RecordOptions(arguments.strict(), arguments.fsync()),
                         arguments.jobs(),
                         progress::finished);
@@ -35,10 +46,10 @@ final class RecordRun {
         int bad = 0;
         for (Outcome outcome : outcomes) {
             if (outcome.isFailure()) {
-                reporter.failed(outcome.file(), outcome.reason());
+                reporter.failed(given.get(outcome.file()), outcome.reason());
             } else {
                 FileReport report = outcome.report();
-                reporter.diagnostics(report);
+                reporter.diagnostics(given.get(outcome.file()), report.diagnostics());
                 if (arguments.warnUntraced()) {
                     printUntraced(out, report);
                 }

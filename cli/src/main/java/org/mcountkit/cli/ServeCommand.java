@@ -1,0 +1,56 @@
+package org.mcountkit.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.mcountkit.core.Mcountkit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code serve}: the build server behind {@code mcountkit-recordmcount}. */
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = {
+            "Answer mcountkit-recordmcount calls from one JVM until idle (started by that script;"
+                    + " rarely run by hand).",
+            "Listens on a loopback port and writes PORT TOKEN PID to --state, in a folder only this"
+                    + " user can reach; each call is `mcountkit recordmcount ARGS` in the caller's folder."
+        })
+final class ServeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(
+            names = "--state",
+            required = true,
+            paramLabel = "FILE",
+            description = "Where to publish the port and token.")
+    Path state;
+
+    @Option(
+            names = "--idle",
+            paramLabel = "SECONDS",
+            defaultValue = "120",
+            description = "Stop after this long without a call (default: ${DEFAULT-VALUE}).")
+    long idleSeconds;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        RecordServer server;
+        try {
+            server = RecordServer.start(
+                    Mcountkit.withClassPathBackends(), state, Duration.ofSeconds(idleSeconds), JarStamp.ofRunningJar());
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("mcountkit: serve: " + e.getMessage());
+            return 1;
+        }
+        server.serve();
+        return 0;
+    }
+}

@@ -1,0 +1,78 @@
+package org.mcountkit.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Where the build server tells its clients how to reach it: one line, {@code PORT CLIENT_TOKEN
+ * SERVER_TOKEN PID}. A client proves itself with the first token and the server with the second
+ * (a process that took over the port of a crashed server learns the first but cannot answer with
+ * the second). The tokens keep other users out of a loopback port any of them can reach, so
+ * the file is written only into a folder no one else can enter or change (owned by this user,
+ * no group or other permissions), and appears there whole (written aside, renamed into place).
+ */
+final class ServerStateFile {
+
+    private static final Set<PosixFilePermission> OWNER_ONLY =
+            EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+    private static final Set<PosixFilePermission> OWNER_BITS = EnumSet.of(
+            PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
+
+    private final Path file;
+
+    ServerStateFile(Path file) {
+        this.file = file.toAbsolutePath();
+    }
+
+    Path path() {
+        return file;
+    }
+
+    /** Publishes the server's address; refuses a folder others can reach. */
+    void write(int port, String clientToken, String serverToken, long pid) throws IOException {
+        Path folder = file.getParent();
+        Path aside = Files.createTempFile(folder, ".server-", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        try {
+            PosixFileAttributes folderAttributes =
+                    Files.readAttributes(folder, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            // The file just created is ours by definition: the folder must have the same owner.
+            PosixFileAttributes asideAttributes =
+                    Files.readAttributes(aside, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!folderAttributes.isDirectory()
+                    || !folderAttributes.owner().equals(asideAttributes.owner())
+                    || !OWNER_BITS.containsAll(folderAttributes.permissions())) {
+                throw new IOException(folder + " is not a private folder (owned by this user, mode 0700)");
+            }
+            Files.writeString(
+                    aside, port + " " + clientToken + " " + serverToken + " " + pid + "\n", StandardCharsets.US_ASCII);
+            Files.move(aside, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(aside);
+        }
+    }
+
+    /**
+     * Removes the file if it still names this server: a newer server may have replaced it, and
+     * its clients must keep finding it.
+     */
+    void deleteIfHolds(String clientToken) {
+        try {
+            String line = Files.readString(file, StandardCharsets.US_ASCII);
+            String[] words = line.trim().split(" ");
+            if (words.length == 4 && words[1].equals(clientToken)) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            // Already gone, or unreadable: nothing of ours to remove.
+        }
+    }
+}
