@@ -1,5 +1,7 @@
 package org.mcountkit.api;
 
+import java.util.List;
+
 /**
  * One architecture, found with {@link java.util.ServiceLoader}: a jar that lists its
  * implementation in {@code META-INF/services/org.mcountkit.api.ArchBackend} adds a machine. A
@@ -15,6 +17,14 @@ public interface ArchBackend {
 
     /** True when this backend handles files of this machine, class and byte order. */
     boolean supports(ElfTarget target);
+
+    /**
+     * One target per machine variant this backend handles, for listings ({@code mcountkit
+     * backends}) and {@code --version}; {@link #supports} alone decides which files it takes.
+     */
+    default List<ElfTarget> targets() {
+        return List.of();
+    }
 
     /** The ABI facts of the machine variant of {@code target} (one of {@link #supports}'s). */
     Abi abi(ElfTarget target);

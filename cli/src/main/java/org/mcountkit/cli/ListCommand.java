@@ -53,7 +53,7 @@ final class ListCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
         Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
-        Progress progress = Progress.forRun(files.size());
+        Progress progress = Progress.forRun(files.size(), verbosity.quiet);
         List<Outcome> outcomes = mcountkit.listAll(files, jobs.jobs, progress::finished);
         progress.close();
         TextReportWriter text = new TextReportWriter();

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 
 /**
@@ -29,16 +30,23 @@ public final class Main {
     /** Like {@link #run(String...)}, printing results to {@code out} and problems to {@code err}. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         if (args.length > 0 && args[0].equals("recordmcount")) {
-            return recordmcount(
-                    Mcountkit.withClassPathBackends(),
-                    Path.of(""),
-                    Arrays.asList(args).subList(1, args.length),
-                    out,
-                    err);
+            Mcountkit mcountkit;
+            try {
+                mcountkit = Mcountkit.withClassPathBackends();
+            } catch (InputException e) {
+                return UsageError.print(err, "mcountkit recordmcount", e.getMessage());
+            }
+            return recordmcount(mcountkit, Path.of(""), Arrays.asList(args).subList(1, args.length), out, err);
         }
         Optional<RecordArguments> plain = PlainRecordLine.parse(args);
         if (plain.isPresent()) {
-            return RecordRun.run(Mcountkit.withClassPathBackends(), plain.get(), Path.of(""), out, err);
+            Mcountkit mcountkit;
+            try {
+                mcountkit = Mcountkit.withPluginDirectories(plain.get().pluginPath());
+            } catch (InputException e) {
+                return UsageError.print(err, "mcountkit record", "--plugin-path " + e.getMessage());
+            }
+            return RecordRun.run(mcountkit, plain.get(), Path.of(""), out, err);
         }
         return McountkitCommand.execute(out, err, args);
     }

@@ -13,7 +13,15 @@ import picocli.CommandLine.Command;
         footer = {
             "",
             "mcountkit recordmcount [-w] FILE... takes the kernel's recordmcount command line as it is;"
-                    + " mcountkit-recordmcount, beside this command, does the same through the build server."
+                    + " mcountkit-recordmcount, beside this command, does the same through the build server.",
+            "",
+            "Environment (read by the mcountkit and mcountkit-recordmcount scripts):",
+            "  JAVA_HOME               the JDK to run (else Temurin 25 when installed, else java on PATH)",
+            "  MCOUNTKIT_HEAP          the JVM's heap limit, -Xmx (default 256m)",
+            "  MCOUNTKIT_PLUGINS       extra backend jars, ':'-separated",
+            "  MCOUNTKIT_NO_CDS=1      no class-data archive or AOT cache in ~/.cache/mcountkit",
+            "  MCOUNTKIT_SERVER=0      mcountkit-recordmcount runs each call in its own JVM",
+            "  MCOUNTKIT_SERVER_IDLE   seconds the build server waits for a call before it stops (default 120)"
         },
         subcommands = {
             RecordCommand.class,
@@ -22,6 +30,7 @@ import picocli.CommandLine.Command;
             VerifyCommand.class,
             PatchCommand.class,
             ServeCommand.class,
+            BackendsCommand.class,
             CommandLine.HelpCommand.class
         })
 final class McountkitCommand implements Runnable {
@@ -34,11 +43,17 @@ final class McountkitCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
     }
 
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine failed = e.getCommandLine();
+        return UsageError.print(failed.getErr(), failed.getCommandSpec().qualifiedName(), e.getMessage());
+    }
+
     /** Parses and runs {@code args}; returns the exit code. */
     static int execute(PrintWriter out, PrintWriter err, String... args) {
         CommandLine commandLine = new CommandLine(new McountkitCommand());
         commandLine.setOut(out);
         commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler(McountkitCommand::usageError);
         return commandLine.execute(args);
     }
 }

@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * Reads the command line a kernel build uses, {@code record [-w] [-q] [--strict] [--fsync]
- * [-j N] FILE... | @ARGFILE}, without picocli. picocli's class files are Java 5's, which the JVM
+ * [-j N] [--plugin-path DIR]... FILE... | @ARGFILE}, without picocli. picocli's class files are Java 5's, which the JVM
  * verifies anew at every start and cannot keep in its class-data archive: about 0.1 s per
  * process, more than recording a small object takes. Anything else (help, version, {@code -v},
  * other commands or options, argument files with quotes or comments) is left to picocli, which
@@ -42,7 +42,9 @@ final class PlainRecordLine {
             "-j",
             "-j",
             "--jobs",
-            "-j");
+            "-j",
+            "--plugin-path",
+            "--plugin-path");
 
     private PlainRecordLine() {}
 
@@ -68,10 +70,11 @@ final class PlainRecordLine {
         int jobs = Jobs.DEFAULT;
         Set<String> given = new HashSet<>();
         List<Path> files = new ArrayList<>();
+        List<Path> pluginPath = new ArrayList<>();
         for (int i = 0; i < words.size(); i++) {
             String word = words.get(i);
             String option = OPTIONS.getOrDefault(word, "");
-            if (!option.isEmpty() && !given.add(option)) {
+            if (!option.isEmpty() && !option.equals("--plugin-path") && !given.add(option)) {
                 return Optional.empty(); // picocli refuses an option given twice
             }
             switch (option) {
@@ -79,6 +82,19 @@ final class PlainRecordLine {
                 case "-q" -> quiet = true;
                 case "--strict" -> strict = true;
                 case "--fsync" -> fsync = true;
+                case "--plugin-path" -> {
+                    // Repeatable; a value picocli might read differently (empty, an option) is left to it.
+                    if (++i == words.size()
+                            || words.get(i).isEmpty()
+                            || words.get(i).startsWith("-")) {
+                        return Optional.empty();
+                    }
+                    try {
+                        pluginPath.add(Path.of(words.get(i)));
+                    } catch (InvalidPathException e) {
+                        return Optional.empty();
+                    }
+                }
                 case "-j" -> {
                     if (++i == words.size() || !isCount(words.get(i))) {
                         return Optional.empty();
@@ -100,7 +116,7 @@ final class PlainRecordLine {
         if (files.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RecordArguments(files, warnUntraced, strict, fsync, jobs, false, quiet));
+        return Optional.of(new RecordArguments(files, warnUntraced, strict, fsync, jobs, false, quiet, pluginPath));
     }
 
     /**

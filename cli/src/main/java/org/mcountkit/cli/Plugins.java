@@ -24,7 +24,8 @@ final class Plugins {
             return Mcountkit.withPluginDirectories(directories);
         } catch (InputException e) {
             // A bad --plugin-path is a usage error (exit 2), not a problem with an input file.
-            throw new ParameterException(spec.commandLine(), "--plugin-path " + e.getMessage());
+            throw new ParameterException(
+                    spec.commandLine(), (directories.isEmpty() ? "" : "--plugin-path ") + e.getMessage());
         }
     }
 }

@@ -32,9 +32,17 @@ final class Progress {
         this.started = clock.getAsLong();
     }
 
-    /** A progress line on stderr when stdout is a terminal, else one that prints nothing. */
-    static Progress forRun(int total) {
-        return new Progress(System.console() != null ? System.err : null, total, System::nanoTime);
+    /**
+     * A progress line on stderr when stdout is a terminal and {@code -q} was not given, else one
+     * that prints nothing.
+     */
+    static Progress forRun(int total, boolean quiet) {
+        return new Progress(terminal(quiet, System.console() != null, System.err), total, System::nanoTime);
+    }
+
+    /** Where the line goes: {@code err} on a terminal, nowhere with {@code -q} or off a terminal. */
+    static PrintStream terminal(boolean quiet, boolean onTerminal, PrintStream err) {
+        return quiet || !onTerminal ? null : err;
     }
 
     void finished(Outcome outcome) {

@@ -11,9 +11,11 @@ record RecordArguments(
         boolean fsync,
         int jobs,
         boolean verbose,
-        boolean quiet) {
+        boolean quiet,
+        List<Path> pluginPath) {
 
     RecordArguments {
         files = List.copyOf(files);
+        pluginPath = List.copyOf(pluginPath);
     }
 }

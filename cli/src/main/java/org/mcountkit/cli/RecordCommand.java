@@ -63,6 +63,7 @@ final class RecordCommand implements Callable<Integer> {
     }
 
     RecordArguments arguments() {
-        return new RecordArguments(files, warnUntraced, strict, fsync, jobs.jobs, verbosity.verbose, verbosity.quiet);
+        return new RecordArguments(
+                files, warnUntraced, strict, fsync, jobs.jobs, verbosity.verbose, verbosity.quiet, plugins.directories);
     }
 }

@@ -30,7 +30,7 @@ final class RecordRun {
             Mcountkit mcountkit, RecordArguments arguments, Path workingDirectory, PrintWriter out, PrintWriter err) {
         Verbosity verbosity = Verbosity.of(arguments.verbose(), arguments.quiet());
         Reporter reporter = new Reporter(err, verbosity);
-        Progress progress = Progress.forRun(arguments.files().size());
+        Progress progress = Progress.forRun(arguments.files().size(), arguments.quiet());
         Map<Path, Path> given = new LinkedHashMap<>();
         for (Path file : arguments.files()) {
             given.putIfAbsent(workingDirectory.resolve(file), file);

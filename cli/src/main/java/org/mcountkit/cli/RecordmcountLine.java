@@ -43,6 +43,6 @@ final class RecordmcountLine {
         if (files.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RecordArguments(files, warnUntraced, false, false, 1, false, false));
+        return Optional.of(new RecordArguments(files, warnUntraced, false, false, 1, false, false, List.of()));
     }
 }

@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
+import java.util.stream.Collectors;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.Machine;
+import org.mcountkit.core.Mcountkit;
 import picocli.CommandLine;
 
 /**
@@ -14,9 +18,23 @@ final class Version implements CommandLine.IVersionProvider {
 
     static final String RESOURCE = "version.properties";
 
+    /** The version, the runtime, and the machines of the backends on the class path. */
     @Override
     public String[] getVersion() {
-        return new String[] {"mcountkit " + version()};
+        String machines;
+        try {
+            machines = Mcountkit.withClassPathBackends().machines().stream()
+                    .map(Machine::name)
+                    .collect(Collectors.joining(", "));
+        } catch (InputException e) {
+            machines = "none: " + e.getMessage();
+        }
+        return new String[] {
+            "mcountkit " + version(),
+            "Java " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.vendor") + ") on "
+                    + System.getProperty("os.name") + " " + System.getProperty("os.arch"),
+            "machines: " + machines
+        };
     }
 
     static String version() {

@@ -300,32 +300,62 @@ class CommandLineTest {
         }
     }
 
+    /** Every variable the launcher scripts read is explained by --help. */
+    @Test
+    void helpNamesEveryEnvironmentVariableTheScriptsRead() throws IOException {
+        String help = CliRun.of("--help").out();
+        for (String script : List.of("../bin/mcountkit", "../bin/mcountkit-recordmcount")) {
+            Matcher variable = Pattern.compile("MCOUNTKIT_[A-Z_]+").matcher(Files.readString(Path.of(script)));
+            while (variable.find()) {
+                assertTrue(
+                        help.contains("  " + variable.group()), variable.group() + " of " + script + " in:\n" + help);
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"--version", "-V", "record --version", "list -V"})
     void versionIsTheProjectVersion(String arguments) {
         CliRun run = CliRun.of(arguments.split(" "));
         assertEquals(0, run.exitCode());
         assertEquals("", run.err());
-        assertTrue(run.out().matches("mcountkit \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n"), run.out());
+        String[] lines = run.out().split("\n");
+        assertEquals(3, lines.length, run.out());
+        assertTrue(lines[0].matches("mcountkit \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"), run.out());
+        assertTrue(lines[1].startsWith("Java " + Runtime.version()), run.out());
+        assertTrue(lines[2].startsWith("machines: "), run.out());
+        assertTrue(
+                List.of(lines[2].substring("machines: ".length()).split(", "))
+                        .containsAll(List.of(
+                                "x86_64",
+                                "x32",
+                                "i386",
+                                "aarch64",
+                                "aarch64_be",
+                                "riscv64",
+                                "riscv32",
+                                "nds32le",
+                                "nds32be")),
+                run.out());
     }
 
     @Test
-    void unknownOptionIsAUsageErrorWithTheUsage() throws IOException {
+    void unknownOptionIsAOneLineUsageErrorWithAHint() throws IOException {
         Path object = Toolchain.X86_64.compile(source, dir.resolve("u.o"), "-pg", "-mfentry");
         byte[] before = Files.readAllBytes(object);
         for (String command : List.of("record", "list")) {
             CliRun run = CliRun.of(command, "--no-such-option", object.toString());
             assertEquals(2, run.exitCode(), run.err());
             assertEquals("", run.out());
-            assertTrue(
-                    run.err().startsWith("Unknown option: '--no-such-option'\nUsage: mcountkit " + command + " "),
+            assertEquals(
+                    "mcountkit: Unknown option: '--no-such-option'\nTry 'mcountkit " + command
+                            + " --help' for more information.\n",
                     run.err());
-            assertTrue(run.err().contains("FILE..."), run.err());
         }
         assertArrayEquals(before, Files.readAllBytes(object));
         CliRun none = CliRun.of();
         assertEquals(2, none.exitCode());
-        assertTrue(none.err().startsWith("a command is required\nUsage: mcountkit "), none.err());
+        assertEquals("mcountkit: a command is required\nTry 'mcountkit --help' for more information.\n", none.err());
     }
 
     /** A missing file is one line and exit 1; the other files are still done. */

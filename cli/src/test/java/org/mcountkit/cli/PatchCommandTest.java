@@ -254,7 +254,7 @@ class PatchCommandTest {
         assertEquals(2, both.exitCode());
         assertTrue(both.err().contains("mutually exclusive"), both.err());
         assertEquals(2, objectToStdout.exitCode());
-        assertTrue(objectToStdout.err().startsWith("--format object needs -o OUT"), objectToStdout.err());
+        assertTrue(objectToStdout.err().startsWith("mcountkit: --format object needs -o OUT"), objectToStdout.err());
     }
 
     private Path recordedImage(Machine m) {

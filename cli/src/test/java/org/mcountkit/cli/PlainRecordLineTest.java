@@ -41,7 +41,9 @@ class PlainRecordLineTest {
                 List.of("record", "a.o", "-j", "12", "dir/b.o"),
                 List.of("record", "@" + plainList),
                 List.of("record", "-q", "@" + plainList, "x.o"),
-                List.of("record", "@" + controlSeparated));
+                List.of("record", "@" + controlSeparated),
+                List.of("record", "--plugin-path", "plugins", "a.o"),
+                List.of("record", "--plugin-path", "p1", "-w", "--plugin-path", "p2", "a.o"));
         for (List<String> line : lines) {
             String[] args = line.toArray(new String[0]);
             Optional<RecordArguments> plain = PlainRecordLine.parse(args);
@@ -72,7 +74,8 @@ class PlainRecordLineTest {
                 List.of("record", "-j", "two", "a.o"),
                 List.of("record", "-j"),
                 List.of("record", "--", "-odd.o"),
-                List.of("record", "--plugin-path", "plugins", "a.o"),
+                List.of("record", "--plugin-path", "-plugins", "a.o"),
+                List.of("record", "--plugin-path"),
                 List.of("record", "a.o", "-x"),
                 List.of("record", "-w"),
                 List.of("record", "-w", "-w", "a.o"),

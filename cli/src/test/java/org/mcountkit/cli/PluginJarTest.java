@@ -114,6 +114,58 @@ class PluginJarTest {
                 list.err());
     }
 
+    @Test
+    void backendsListsThePluginsMachineAndItsJar() throws IOException {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        Path jar = plugins.resolve("s390.jar");
+        buildPluginJar(jar, "S390Backend");
+
+        CliRun backends = CliRun.of("backends", "--plugin-path", plugins.toString());
+
+        assertEquals(0, backends.exitCode(), backends.err());
+        List<String> s390 =
+                backends.out().lines().filter(l -> l.startsWith("s390x ")).toList();
+        assertEquals(1, s390.size(), backends.out());
+        assertTrue(
+                s390.get(0)
+                        .matches(
+                                "s390x +EM_S390 \\(22\\) +ELF64 +big +R_390_64 RELA +__fentry__,_mcount +s390-example +"
+                                        + java.util.regex.Pattern.quote(jar.toString())),
+                s390.get(0));
+        assertTrue(
+                backends.out()
+                        .lines()
+                        .anyMatch(l -> l.matches("x86_64 +EM_X86_64 \\(62\\) +ELF64 +little"
+                                + " +R_X86_64_64 RELA +__fentry__,mcount +x86 .*")),
+                backends.out());
+    }
+
+    @Test
+    void aBrokenPluginJarIsOneLineNamingIt() throws IOException {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        Path jar = plugins.resolve("broken.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new JarEntry("META-INF/services/" + ArchBackend.class.getName()));
+            out.write("org.example.Missing\n".getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+        String reason = jar + ": not a usable backend: Provider org.example.Missing not found";
+
+        for (String command : List.of("list", "record", "backends")) {
+            List<String> line = new ArrayList<>(List.of(command, "--plugin-path", plugins.toString()));
+            if (!command.equals("backends")) {
+                line.add("x.o");
+            }
+            CliRun run = CliRun.of(line.toArray(new String[0]));
+
+            assertEquals(2, run.exitCode(), run.err());
+            assertEquals(
+                    "mcountkit: --plugin-path " + reason + "\nTry 'mcountkit " + command
+                            + " --help' for more information.\n",
+                    run.err());
+        }
+    }
+
     private Path compileS390() {
         Path source = Samples.write(dir, "s.c", """
                 extern int ext(int);

@@ -76,4 +76,13 @@ class ProgressTest {
                 List.of(),
                 true);
     }
+
+    @Test
+    void quietOrOffATerminalDrawsNothing() {
+        PrintStream err = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+
+        assertEquals(err, Progress.terminal(false, true, err));
+        assertEquals(null, Progress.terminal(true, true, err), "-q silences the status line");
+        assertEquals(null, Progress.terminal(false, false, err));
+    }
 }

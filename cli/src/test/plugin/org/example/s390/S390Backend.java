@@ -1,6 +1,7 @@
 package org.example.s390;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
@@ -55,6 +56,11 @@ public final class S390Backend implements ArchBackend {
     @Override
     public boolean supports(ElfTarget target) {
         return target.machine() == EM_S390 && target.elfClass() == ElfClass.ELF64 && target.endian() == Endian.BIG;
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(new ElfTarget(EM_S390, ElfClass.ELF64, Endian.BIG, 0));
     }
 
     @Override

@@ -2,18 +2,11 @@ package org.mcountkit.core;
 
 import java.io.IOException;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.elf.AtomicFile;
@@ -91,32 +84,23 @@ public final class Mcountkit {
      * Uses the class path's backends and those in the jars of each directory: a backend is a jar
      * that names its {@link ArchBackend} in {@code META-INF/services/org.mcountkit.api.ArchBackend}.
      *
-     * @throws InputException when a directory does not exist or cannot be read
+     * Each jar gets its own class loader, so a broken one is named in the error.
+     *
+     * @throws InputException when a directory does not exist or cannot be read, or a jar names a
+     *     backend that cannot be loaded
      */
     public static Mcountkit withPluginDirectories(List<Path> directories) {
-        if (directories.isEmpty()) {
-            return withClassPathBackends();
-        }
-        List<URL> jars = new ArrayList<>();
-        for (Path dir : directories) {
-            if (!Files.isDirectory(dir)) {
-                throw new InputException(Failure.BAD_PLUGIN_PATH, dir + ": plugin path is not a directory");
-            }
-            try (Stream<Path> files = Files.list(dir)) {
-                files.filter(f -> f.getFileName().toString().endsWith(".jar"))
-                        .sorted()
-                        .forEach(f -> jars.add(url(f)));
-            } catch (IOException e) {
-                throw new InputException(
-                        Failure.BAD_PLUGIN_PATH, dir + ": cannot read plugin directory: " + e.getMessage());
-            }
-        }
-        return withBackendsFrom(new URLClassLoader(jars.toArray(new URL[0]), Mcountkit.class.getClassLoader()));
+        return new Mcountkit(Backends.withPlugins(directories));
     }
 
     /** The backends in use, in discovery order. */
     public List<ArchBackend> backends() {
         return backends.all();
+    }
+
+    /** Every machine variant the backends in use list, in discovery order. */
+    public List<Machine> machines() {
+        return backends.machines();
     }
 
     /**
@@ -221,13 +205,5 @@ public final class Mcountkit {
      */
     public PatchResult patch(Path file, PatchOptions options) {
         return new Patcher(backends, log).patch(file, options);
-    }
-
-    private static URL url(Path jar) {
-        try {
-            return jar.toUri().toURL();
-        } catch (MalformedURLException e) {
-            throw new UncheckedIOException(new IOException(jar + ": " + e.getMessage(), e));
-        }
     }
 }

@@ -1,5 +1,6 @@
 package org.mcountkit.arch.arm64;
 
+import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
@@ -77,6 +78,13 @@ public final class Arm64Backend implements ArchBackend {
     @Override
     public boolean supports(ElfTarget target) {
         return target.machine() == EM_AARCH64 && target.elfClass() == ElfClass.ELF64;
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(
+                new ElfTarget(EM_AARCH64, ElfClass.ELF64, Endian.LITTLE, 0),
+                new ElfTarget(EM_AARCH64, ElfClass.ELF64, Endian.BIG, 0));
     }
 
     @Override

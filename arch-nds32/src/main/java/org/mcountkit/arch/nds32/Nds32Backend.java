@@ -6,6 +6,7 @@ import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_LO12S0_ORI_RELA;
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_RELAX_ENTRY;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
@@ -59,6 +60,13 @@ public final class Nds32Backend implements ArchBackend {
     @Override
     public boolean supports(ElfTarget target) {
         return target.machine() == EM_NDS32 && target.elfClass() == ElfClass.ELF32;
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(
+                new ElfTarget(EM_NDS32, ElfClass.ELF32, Endian.LITTLE, 0),
+                new ElfTarget(EM_NDS32, ElfClass.ELF32, Endian.BIG, 0));
     }
 
     /** Named as the binutils targets elf32-nds32le and elf32-nds32be. */

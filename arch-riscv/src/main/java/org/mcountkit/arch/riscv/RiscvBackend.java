@@ -7,6 +7,7 @@ import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_RELAX;
 import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_RVC_JUMP;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
@@ -109,6 +110,13 @@ public final class RiscvBackend implements ArchBackend {
     @Override
     public boolean supports(ElfTarget target) {
         return target.machine() == EM_RISCV && target.endian() == Endian.LITTLE;
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(
+                new ElfTarget(EM_RISCV, ElfClass.ELF64, Endian.LITTLE, 0),
+                new ElfTarget(EM_RISCV, ElfClass.ELF32, Endian.LITTLE, 0));
     }
 
     @Override

@@ -14,6 +14,7 @@ import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_PLT32;
 import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_REX_GOTPCRELX;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
@@ -113,6 +114,14 @@ public final class X86Backend implements ArchBackend {
             return false;
         }
         return target.machine() == EM_X86_64 || (target.machine() == EM_386 && target.elfClass() == ElfClass.ELF32);
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(
+                new ElfTarget(EM_X86_64, ElfClass.ELF64, Endian.LITTLE, 0),
+                new ElfTarget(EM_X86_64, ElfClass.ELF32, Endian.LITTLE, 0),
+                new ElfTarget(EM_386, ElfClass.ELF32, Endian.LITTLE, 0));
     }
 
     @Override

@@ -1,14 +1,24 @@
 package org.mcountkit.core.pipeline;
 
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.security.CodeSource;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.Machine;
 
 /** The architecture backends found on a class path with {@link ServiceLoader}. */
 public final class Backends {
@@ -19,11 +29,60 @@ public final class Backends {
         this.backends = List.copyOf(backends);
     }
 
-    /** Every backend listed in {@code META-INF/services} visible to {@code loader}. */
+    /**
+     * Every backend listed in {@code META-INF/services} visible to {@code loader}.
+     *
+     * @throws InputException when a listed backend cannot be loaded
+     */
     public static Backends load(ClassLoader loader) {
-        List<ArchBackend> found = new ArrayList<>();
-        ServiceLoader.load(ArchBackend.class, loader).forEach(found::add);
+        return new Backends(providers(loader, "a backend on the class path", type -> true));
+    }
+
+    /**
+     * The class path's backends, then those of each jar in {@code directories}, in name order.
+     *
+     * @throws InputException naming the directory that cannot be read or the jar that is broken
+     */
+    public static Backends withPlugins(List<Path> directories) {
+        ClassLoader base = Backends.class.getClassLoader();
+        List<ArchBackend> found = new ArrayList<>(load(base).all());
+        for (Path jar : PluginJars.in(directories)) {
+            URLClassLoader loader = new URLClassLoader(new URL[] {PluginJars.url(jar)}, base);
+            // The jar's loader also sees the class path's backends: keep only the jar's own.
+            found.addAll(providers(loader, jar.toString(), type -> type.getClassLoader() == loader));
+        }
         return new Backends(found);
+    }
+
+    private static List<ArchBackend> providers(ClassLoader loader, String where, Predicate<Class<?>> keep) {
+        List<ArchBackend> found = new ArrayList<>();
+        try {
+            Iterator<ServiceLoader.Provider<ArchBackend>> providers =
+                    ServiceLoader.load(ArchBackend.class, loader).stream().iterator();
+            while (providers.hasNext()) {
+                ServiceLoader.Provider<ArchBackend> provider = providers.next();
+                if (keep.test(provider.type())) {
+                    found.add(provider.get());
+                }
+            }
+        } catch (ServiceConfigurationError e) {
+            throw new InputException(Failure.BAD_PLUGIN_PATH, where + ": not a usable backend: " + reason(e));
+        }
+        return found;
+    }
+
+    /** ServiceLoader's message without the interface's name it starts with, plus its cause's. */
+    private static String reason(ServiceConfigurationError e) {
+        String message = String.valueOf(e.getMessage());
+        String prefix = ArchBackend.class.getName() + ": ";
+        if (message.startsWith(prefix)) {
+            message = message.substring(prefix.length());
+        }
+        Throwable cause = e.getCause();
+        if (cause != null && cause.getMessage() != null) {
+            message += ": " + cause.getMessage();
+        }
+        return message;
     }
 
     /** Backends visible to the class loader that loaded mcountkit. */
@@ -33,6 +92,39 @@ public final class Backends {
 
     public List<ArchBackend> all() {
         return backends;
+    }
+
+    /** Every machine variant the backends list, in discovery order. */
+    public List<Machine> machines() {
+        List<Machine> machines = new ArrayList<>();
+        for (ArchBackend backend : backends) {
+            for (ElfTarget target : backend.targets()) {
+                Abi abi = backend.abi(target);
+                machines.add(new Machine(
+                        abi.machineName(),
+                        MachineNames.machine(target.machine()),
+                        target.elfClass().name(),
+                        target.endian().label(),
+                        abi.hooks().stream().sorted().toList(),
+                        abi.relocationName(abi.tableRelocation()),
+                        abi.rela(),
+                        backend.name(),
+                        source(backend)));
+            }
+        }
+        return machines;
+    }
+
+    private static String source(ArchBackend backend) {
+        CodeSource source = backend.getClass().getProtectionDomain().getCodeSource();
+        if (source == null) {
+            return "unknown";
+        }
+        try {
+            return Path.of(source.getLocation().toURI()).toString();
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            return source.getLocation().toString();
+        }
     }
 
     /**

@@ -4,7 +4,7 @@ import java.util.Map;
 import org.mcountkit.api.ElfTarget;
 
 /** Names of well-known {@code e_machine} values, for messages about machines no backend takes. */
-final class MachineNames {
+public final class MachineNames {
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
             Map.entry(2, "EM_SPARC"),
@@ -27,8 +27,13 @@ final class MachineNames {
     private MachineNames() {}
 
     static String describe(ElfTarget target) {
-        String name = NAMES.get(target.machine());
-        String base = name == null ? "e_machine " + target.machine() : name + " (" + target.machine() + ")";
-        return base + ", " + target.elfClass() + " " + target.endian().label() + "-endian";
+        return machine(target.machine()) + ", " + target.elfClass() + " "
+                + target.endian().label() + "-endian";
+    }
+
+    /** {@code EM_X86_64 (62)}, or {@code e_machine N} for a number without a well-known name. */
+    public static String machine(int machine) {
+        String name = NAMES.get(machine);
+        return name == null ? "e_machine " + machine : name + " (" + machine + ")";
     }
 }
