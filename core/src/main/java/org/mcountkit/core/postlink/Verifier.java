@@ -111,6 +111,8 @@ public final class Verifier {
         private final CallTargets hooks;
         private final List<Verification.Finding> findings = new ArrayList<>();
         private final List<Verification.Finding> outsideFunction = new ArrayList<>();
+        /** False in an image without function symbols (stripped): then only the bytes are checked. */
+        private final boolean functionsKnown;
 
         private final List<Diagnostic> diagnostics = new ArrayList<>();
         private int checked;
@@ -122,6 +124,7 @@ public final class Verifier {
             this.word = image.target().pointerSize();
             this.reader = CodeReader.of(image);
             this.hooks = CallTargets.hooksOf(image);
+            this.functionsKnown = image.functions().size() > 0;
         }
 
         Verification run() {
@@ -130,7 +133,14 @@ public final class Verifier {
                         Severity.NOTE,
                         "no hook ("
                                 + String.join(", ", new TreeSet<>(image.abi().hooks())) + ") is defined in the image:"
-                                + " any call counts as the call to it"));
+                                + " any direct call counts as the call to it, a call through a pointer slot"
+                                + " when a dynamic relocation fills the slot with the hook's address"));
+            }
+            if (!functionsKnown) {
+                diagnostics.add(Diagnostic.of(
+                        Severity.WARNING,
+                        "no function symbols (a stripped image?): entries are checked by their bytes only,"
+                                + " not for lying inside a function"));
             }
             boolean found = false;
             for (Section s : file.sections()) {
@@ -222,7 +232,7 @@ public final class Verifier {
                 return;
             }
             boolean siteBytes = (patchable && nops > 0) || reader.state(bytes, offset, hooks) != SiteState.OTHER;
-            boolean inFunction = image.functions().inFunction(code.index(), offset, nops);
+            boolean inFunction = !functionsKnown || image.functions().inFunction(code.index(), offset, nops);
             if (siteBytes && inFunction) {
                 return;
             }
