@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.Mcountkit;
+import org.mcountkit.core.PatchMode;
+import org.mcountkit.core.PatchOptions;
+import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Images;
@@ -142,6 +145,29 @@ class PieGotVerifyTest {
 
         assertEquals(5, fixedWords.size(), fixedWords.toString());
         assertEquals(List.of(), fixedResult.findings());
+    }
+
+    /**
+     * {@code patch --nop} on that PIE: each 6-byte GOT call is a call to the hook, so it becomes
+     * one 6-byte NOP (objdump's {@code nopw}); the entries then verify clean as NOPs.
+     */
+    @Test
+    void unrelaxedGotCallsToTheProgramsHookArePatchedToNops() {
+        Path object = p.compile(
+                "prog", X86Program.MAIN, "-fPIE", "-pg", "-mfentry", "-mrecord-mcount", "-Wa,-mrelax-relocations=no");
+        Path pie = p.link("pie", List.of("-pie"), object, p.hook("__fentry__"));
+        List<Long> words = TableOracle.addresses(pie, "__mcount_loc");
+
+        PatchResult result = mcountkit.patch(pie, new PatchOptions(PatchMode.NOP, true, null));
+
+        assertEquals(5, result.patched(), result.toString());
+        X86Disassembly code = X86Disassembly.of(Toolchain.X86_64, pie);
+        for (long word : words) {
+            X86Disassembly.Instruction nop = at(code, word);
+            assertEquals(List.of(0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00), nop.bytes(), nop.toString());
+            assertTrue(nop.isNop(), nop.text());
+        }
+        assertTrue(mcountkit.verify(pie).clean());
     }
 
     /**
