@@ -1,5 +1,6 @@
 package org.mcountkit.api;
 
+import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 
@@ -9,7 +10,8 @@ import java.util.Set;
  * type of an absolute pointer-sized table word, its NONE type, whether its objects carry explicit
  * addends ({@code SHT_RELA}), how {@code r_info} is packed, and whether its kernels want the hook
  * reference weak (an undefined weak hook keeps the linker from relaxing that one call), and
- * whether its decoder delimits instructions or code must be scanned byte by byte. A backend
+ * whether its decoder delimits instructions or code must be scanned byte by byte, and which
+ * dynamic relocations fill a pointer slot (a GOT entry) of a linked image. A backend
  * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
  */
 public record Abi(
@@ -21,11 +23,14 @@ public record Abi(
         boolean rela,
         RelocationInfo relocationInfo,
         boolean hookShouldBeWeak,
-        boolean scanByteByByte) {
+        boolean scanByteByByte,
+        Set<Integer> symbolSlotRelocations,
+        int relativeRelocation) {
 
     public Abi {
         Objects.requireNonNull(machineName, "machineName");
         hooks = Set.copyOf(hooks);
+        symbolSlotRelocations = Set.copyOf(symbolSlotRelocations);
         Objects.requireNonNull(relocations, "relocations");
         Objects.requireNonNull(relocationInfo, "relocationInfo");
     }
@@ -51,6 +56,8 @@ public record Abi(
         private RelocationInfo relocationInfo;
         private boolean hookShouldBeWeak;
         private boolean scanByteByByte;
+        private Set<Integer> symbolSlotRelocations = Set.of();
+        private int relativeRelocation = -1;
 
         private Builder(String machineName, ElfClass elfClass) {
             this.machineName = machineName;
@@ -104,6 +111,23 @@ public record Abi(
             return this;
         }
 
+        /**
+         * The dynamic relocations that fill a pointer slot of a linked image: {@code relative}
+         * with the load address plus the addend ({@code R_X86_64_RELATIVE}), each of
+         * {@code symbolAddress} with a symbol's address ({@code R_X86_64_GLOB_DAT},
+         * {@code R_X86_64_JUMP_SLOT}). With them core can tell that a call through a slot
+         * ({@code call *slot(%rip)}) goes to the hook.
+         */
+        public Builder slotRelocations(RelocationType relative, RelocationType... symbolAddress) {
+            this.relativeRelocation = relative.number();
+            Set<Integer> types = new HashSet<>();
+            for (RelocationType t : symbolAddress) {
+                types.add(t.number());
+            }
+            this.symbolSlotRelocations = types;
+            return this;
+        }
+
         public Abi build() {
             if (relocations == null) {
                 throw new IllegalStateException(machineName + ": no relocation types");
@@ -117,7 +141,9 @@ public record Abi(
                     rela,
                     relocationInfo,
                     hookShouldBeWeak,
-                    scanByteByByte);
+                    scanByteByByte,
+                    symbolSlotRelocations,
+                    relativeRelocation);
         }
     }
 }

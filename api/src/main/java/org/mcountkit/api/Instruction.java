@@ -13,15 +13,31 @@ public sealed interface Instruction {
     /**
      * A call, or a sequence that calls (RISC-V's {@code auipc+jalr}, arm64's {@code mov x9, x30; bl}
      * pair), to {@code target}: an absolute address, or {@link #UNKNOWN_TARGET} for a call through
-     * a register or memory whose destination the bytes do not tell.
+     * a register or memory whose destination the bytes do not tell. A call through memory whose
+     * address the bytes do tell (x86_64's {@code call *disp32(%rip)} through a GOT entry) names
+     * that pointer {@code slot}; otherwise the slot is {@link #UNKNOWN_TARGET} too.
      */
-    record Call(int length, long target) implements Instruction {
+    record Call(int length, long target, long slot) implements Instruction {
         public Call {
             requirePositive(length);
         }
 
+        /** A call whose bytes say where it goes, or nothing at all ({@link #UNKNOWN_TARGET}). */
+        public Call(int length, long target) {
+            this(length, target, UNKNOWN_TARGET);
+        }
+
+        /** A call to the address held in the pointer slot at {@code slot}. */
+        public static Call throughSlot(int length, long slot) {
+            return new Call(length, UNKNOWN_TARGET, slot);
+        }
+
         public boolean targetKnown() {
             return target != UNKNOWN_TARGET;
+        }
+
+        public boolean slotKnown() {
+            return slot != UNKNOWN_TARGET;
         }
     }
 
@@ -53,7 +69,7 @@ public sealed interface Instruction {
         }
     }
 
-    /** The target of a call whose destination is not in its bytes. */
+    /** The target (or slot) of a call whose destination (or slot) is not in its bytes. */
     long UNKNOWN_TARGET = Long.MIN_VALUE;
 
     private static void requirePositive(int length) {

@@ -21,6 +21,7 @@ public record Section(
     public static final int SHT_RELA = 4;
     public static final int SHT_NOBITS = 8;
     public static final int SHT_REL = 9;
+    public static final int SHT_DYNSYM = 11;
     public static final int SHT_GROUP = 17;
     public static final int SHT_SYMTAB_SHNDX = 18;
 

@@ -17,17 +17,26 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code verify}: every table entry of a linked image points at a call or a NOP in a traced function. */
+/**
+ * {@code verify}: every table entry of a linked image points at a call or a NOP in a traced
+ * function; entries with the right bytes in no function (dead code of an overridden weak
+ * function) are reported apart and fail the run only with {@code --strict}.
+ */
 @Command(
         name = "verify",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description = {
             "Check every __mcount_loc and __patchable_function_entries entry of each linked image:"
-                    + " it must lie in a function of a traced section and hold the call to the hook or a NOP.",
+                    + " it must lie in a traced section and hold the call to the hook or a NOP.",
+            "An entry with those bytes that lies inside no function symbol is reported as outside-function:"
+                    + " most likely the code of a weak function another definition replaced, which the kernel"
+                    + " skips or NOPs. It is not bad unless --strict is given.",
             "Text: IMAGE: TABLE+0xENTRY 0xADDRESS FUNCTION: REASON: found BYTES, expected ... per bad entry,"
-                    + " then a summary line per image. --json: see README.md.",
-            "Exit 0 when every entry is good, 1 when any is bad or an image cannot be read."
+                    + " IMAGE: TABLE+0xENTRY 0xADDRESS ?: outside-function: REASON: found BYTES per entry outside"
+                    + " a function, then a summary line per image. --json: see README.md.",
+            "Exit 0 when no entry is bad, 1 when any is bad (or, with --strict, outside a function) or an"
+                    + " image cannot be read."
         })
 final class VerifyCommand implements Callable<Integer> {
 
@@ -42,6 +51,11 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "Print one JSON array with an object per image.")
     boolean json;
+
+    @Option(
+            names = "--strict",
+            description = "Also fail (exit 1) on entries outside a function, which are not bad otherwise.")
+    boolean strict;
 
     @Parameters(paramLabel = "IMAGE", arity = "1..*", description = "Linked images (executables, shared objects).")
     List<Path> images;
@@ -67,7 +81,7 @@ final class VerifyCommand implements Callable<Integer> {
             if (!json) {
                 print(out, v);
             }
-            bad += v.clean() ? 0 : 1;
+            bad += v.clean(strict) ? 0 : 1;
         }
         if (json) {
             new VerificationJsonWriter().write(results, out);
@@ -89,12 +103,26 @@ final class VerifyCommand implements Callable<Integer> {
                     f.found() == null ? "nothing" : f.found(),
                     f.expected());
         }
+        for (Verification.Finding f : v.outsideFunction()) {
+            out.printf(
+                    "%s: %s+0x%x 0x%x %s: outside-function: %s: found %s%n",
+                    v.file(),
+                    f.table(),
+                    f.entryOffset(),
+                    f.address(),
+                    f.function() == null ? "?" : f.function(),
+                    f.reason(),
+                    f.found());
+        }
+        // The count of entries outside a function appears when there are some, so the common
+        // summary reads as it always has.
         out.printf(
-                "%s: %d entr%s checked, %d zero, %d bad%n",
+                "%s: %d entr%s checked, %d zero, %d bad%s%n",
                 v.file(),
                 v.checked(),
                 v.checked() == 1 ? "y" : "ies",
                 v.zeros(),
-                v.findings().size());
+                v.findings().size(),
+                v.outsideFunction().isEmpty() ? "" : ", " + v.outsideFunction().size() + " outside a function");
     }
 }

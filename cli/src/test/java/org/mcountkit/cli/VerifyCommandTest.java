@@ -24,7 +24,7 @@ import org.mcountkit.core.testkit.TableOracle;
  * {@code verify} on x86_64 and aarch64 programs whose objects were recorded one by one and then
  * linked: clean as linked; a copy with one table word moved one byte and another site's bytes
  * overwritten reports exactly those two entries with their addresses; a weak function replaced
- * by a strong one leaves an entry that points into no function, which is reported.
+ * by a strong one leaves an entry that points into no function, which is reported apart.
  */
 class VerifyCommandTest {
 
@@ -82,15 +82,21 @@ class VerifyCommandTest {
         assertEquals(List.of(table.get(1) + 1, table.get(2)), addresses);
     }
 
+    /**
+     * The entry of a weak function a strong one replaced (objects recorded one by one, then
+     * linked) lies in no function but holds the call objdump shows there: it is printed as
+     * outside-function, counted apart in the summary and in JSON, and exit 0 unless
+     * {@code --strict}. With its bytes overwritten it is bad.
+     */
     @ParameterizedTest
     @EnumSource(Machine.class)
-    void theEntryOfAnOverriddenWeakFunctionIsReported(Machine m) throws IOException {
+    void theEntryOfAnOverriddenWeakFunctionIsOutsideAFunctionNotBad(Machine m) throws IOException {
         Path weak = m.compile(dir, "weak", WEAK);
         Path strong = m.compile(dir, "strong", STRONG);
         assertEquals(0, CliRun.of("record", weak.toString(), strong.toString()).exitCode());
         Path image = m.linkRecorded(dir, "image", weak, strong, m.hookObject(dir));
         List<Long> table = TableOracle.addresses(image, "__mcount_loc");
-        // readelf's FUNC symbols: the one entry no function covers is the dead weak pick's.
+        // readelf's sized FUNC symbols: the one entry no function covers is the dead weak pick's.
         List<Readelf.SymbolLine> functions = new Readelf(m.toolchain)
                 .symbols(image).stream()
                         .filter(s -> s.type().equals("FUNC") && s.size() > 0)
@@ -98,21 +104,80 @@ class VerifyCommandTest {
         List<Long> uncovered = table.stream()
                 .filter(a -> functions.stream().noneMatch(f -> a >= f.value() && a < f.value() + f.size()))
                 .toList();
-
-        CliRun run = CliRun.of("verify", image.toString());
-
         assertEquals(3, table.size(), table.toString());
         assertEquals(1, uncovered.size(), uncovered.toString());
-        assertEquals(1, run.exitCode());
+        long dead = uncovered.get(0);
+        assertTrue(m.callsTo(image, m.hook).contains(dead), "objdump: the dead code calls " + m.hook);
+        String prefix = String.format("%s: __mcount_loc+0x%x 0x%x ?: ", image, 8 * table.indexOf(dead), dead);
+
+        CliRun run = CliRun.of("verify", image.toString());
+        CliRun strict = CliRun.of("verify", "--strict", image.toString());
+        CliRun json = CliRun.of("verify", "--json", image.toString());
+
+        assertEquals(0, run.exitCode(), run.out() + run.err());
         List<String> lines = run.out().lines().toList();
         assertEquals(2, lines.size(), run.out());
         assertTrue(
                 lines.get(0)
-                        .startsWith(String.format(
-                                "%s: __mcount_loc+0x%x 0x%x ?: in no function symbol",
-                                image, 8 * table.indexOf(uncovered.get(0)), uncovered.get(0))),
+                        .startsWith(prefix + "outside-function: in no function symbol: most likely the dead code of"
+                                + " an overridden weak function"),
                 lines.get(0));
-        assertEquals(image + ": 3 entries checked, 0 zero, 1 bad", lines.get(1));
+        assertEquals(image + ": 3 entries checked, 0 zero, 0 bad, 1 outside a function", lines.get(1));
+        assertEquals(1, strict.exitCode());
+        assertEquals(run.out(), strict.out());
+        assertEquals(0, json.exitCode());
+        JsonNode result = new ObjectMapper().readTree(json.out()).get(0);
+        assertTrue(result.get("clean").asBoolean());
+        assertEquals(0, result.get("findings").size());
+        assertEquals(1, result.get("outsideFunction").size());
+        assertEquals(dead, result.get("outsideFunction").get(0).get("address").asLong());
+        assertTrue(result.get("outsideFunction").get(0).get("function").isNull());
+
+        Images.overwrite(image, dead, m.notASite);
+        CliRun broken = CliRun.of("verify", image.toString());
+
+        assertEquals(1, broken.exitCode());
+        List<String> brokenLines = broken.out().lines().toList();
+        assertEquals(2, brokenLines.size(), broken.out());
+        assertTrue(
+                brokenLines
+                        .get(0)
+                        .startsWith(prefix + "in no function symbol, and neither a call to the hook nor a NOP: found "
+                                + Images.hex(m.notASite)),
+                brokenLines.get(0));
+        assertEquals(image + ": 3 entries checked, 0 zero, 1 bad", brokenLines.get(1));
+    }
+
+    /**
+     * {@code -fpatchable-function-entry=N,M} puts each entry M NOPs before its function's
+     * symbol (arm64 {@code =4,2}: 8 bytes; x86_64 {@code =5,2}: 2 bytes): the function starts
+     * inside the entry's NOPs, so the entry is its, not outside a function.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Machine.class,
+            names = {"X86_64", "AARCH64"})
+    void patchableEntriesBeforeTheirFunctionBelongToIt(Machine m) {
+        String pad = m == Machine.X86_64 ? "5,2" : "4,2";
+        Path object = m.toolchain.compile(
+                Samples.write(dir, "pfe.c", Machine.PROGRAM),
+                dir.resolve("pfe.o"),
+                "-fpatchable-function-entry=" + pad);
+        Path image = m.link(dir, "pfe", object);
+        List<Long> entries = TableOracle.addresses(image, "__patchable_function_entries");
+        long before = m == Machine.X86_64 ? 2 : 8;
+        List<Long> starts = new Readelf(m.toolchain)
+                .symbols(image).stream()
+                        .filter(s -> s.type().equals("FUNC") && s.size() > 0)
+                        .map(s -> s.value() - before)
+                        .toList();
+
+        CliRun run = CliRun.of("verify", image.toString());
+
+        assertTrue(entries.size() >= 4, entries.toString());
+        assertTrue(starts.containsAll(entries), "readelf: each entry is " + before + " bytes before a function");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertEquals(image + ": " + entries.size() + " entries checked, 0 zero, 0 bad\n", run.out());
     }
 
     /**

@@ -7,10 +7,13 @@ import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_PC32;
 import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_PLT32;
 import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_32;
 import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_64;
+import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_GLOB_DAT;
 import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_GOTPCREL;
 import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_GOTPCRELX;
+import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_JUMP_SLOT;
 import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_PC32;
 import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_PLT32;
+import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_RELATIVE;
 import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_REX_GOTPCRELX;
 
 import java.nio.ByteBuffer;
@@ -40,16 +43,19 @@ public final class X86Backend implements ArchBackend {
     /** Both compilers' hooks: {@code mcount} for plain {@code -pg}, {@code __fentry__} with {@code -mfentry}. */
     private static final String[] HOOKS = {"mcount", "__fentry__"};
 
+    /** The GOT slots of a PIE hold the hook's address through these (the x86-64 psABI's dynamic relocations). */
     private static final Abi X86_64 = Abi.builder("x86_64", ElfClass.ELF64)
             .hooks(HOOKS)
             .relocations(X86Relocations.X86_64.TABLE, R_X86_64_64)
             .scannedByteByByte()
+            .slotRelocations(R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT, R_X86_64_64)
             .build();
     /** x32: ELF32 with x86-64 code and relocations. */
     private static final Abi X32 = Abi.builder("x32", ElfClass.ELF32)
             .hooks(HOOKS)
             .relocations(X86Relocations.X86_64.TABLE, R_X86_64_32)
             .scannedByteByByte()
+            .slotRelocations(R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT, R_X86_64_32)
             .build();
     /** The i386 psABI uses REL relocations: addends live in the relocated bytes. */
     private static final Abi I386 = Abi.builder("i386", ElfClass.ELF32)
@@ -73,7 +79,10 @@ public final class X86Backend implements ArchBackend {
     static final int RELAXED_GOT_CALL_LENGTH = 6;
     /** {@code jmp rel32}: a tail call, which ftrace cannot patch as a call. */
     static final int JMP_REL32 = 0xe9;
-    /** {@code call *disp32(%rip)} (x86_64) or {@code call *disp32} (i386): ff 15, 6 bytes. */
+    /**
+     * {@code call *disp32(%rip)} (x86_64: through the pointer slot at the next instruction plus
+     * disp32, a GOT entry in a PIE) or {@code call *disp32} (i386): ff 15, 6 bytes.
+     */
     static final int[] CALL_INDIRECT_ABS = {0xff, 0x15};
     /** {@code call *disp32(%ebx)}: i386 PIC calls through the GOT, ff 93, 6 bytes. */
     static final int[] CALL_INDIRECT_EBX = {0xff, 0x93};
@@ -204,7 +213,8 @@ public final class X86Backend implements ArchBackend {
 
     /**
      * {@code call rel32}, and the 6-byte {@code addr32 call} ld leaves of a relaxed GOT call; a
-     * {@code call *disp32} through the GOT (its destination is in memory, not in the bytes); the
+     * {@code call *disp32} through the GOT (its destination is in memory, not in the bytes; on
+     * x86_64 the bytes name the slot, which core resolves from the image); the
      * kernel's 5-byte NOPs ({@code x86_nops[5]} of arch/x86/kernel/alternative.c, both flavours)
      * and the 6-byte one {@code patch} writes over a 6-byte call; the padding NOPs compilers write.
      * Anything else is one byte: x86 has no fixed instruction length, and this decoder knows too
@@ -220,12 +230,14 @@ public final class X86Backend implements ArchBackend {
         if (opcode == CALL_REL32 && code.has(offset, CALL_REL32_LENGTH)) {
             return new Instruction.Call(CALL_REL32_LENGTH, callTarget(code, offset));
         }
+        boolean i386 = code.target().machine() == EM_386;
         if (opcode == CALL_INDIRECT_ABS[0]
                 && byteAt(bytes, offset + 1) == CALL_INDIRECT_ABS[1]
                 && code.has(offset, CALL_INDIRECT_LENGTH)) {
-            return new Instruction.Call(CALL_INDIRECT_LENGTH, Instruction.UNKNOWN_TARGET);
+            return i386
+                    ? new Instruction.Call(CALL_INDIRECT_LENGTH, Instruction.UNKNOWN_TARGET)
+                    : Instruction.Call.throughSlot(CALL_INDIRECT_LENGTH, slot(code, offset));
         }
-        boolean i386 = code.target().machine() == EM_386;
         for (byte[] nop : i386 ? I386_SITE_NOPS : X86_64_SITE_NOPS) {
             if (equalsAt(bytes, offset, nop)) {
                 return new Instruction.Nop(nop.length);
@@ -251,13 +263,21 @@ public final class X86Backend implements ArchBackend {
         return true;
     }
 
+    /** The slot {@code call *disp32(%rip)} at {@code at} reads its destination from: disp32 is relative to the next instruction. */
+    private static long slot(Code code, int at) {
+        return code.addressOf(at) + CALL_INDIRECT_LENGTH + le32(code.bytes(), at + 2);
+    }
+
     /** Where the {@code call rel32} at {@code at} goes: the rel32 is relative to the next instruction. */
     private static long callTarget(Code code, int at) {
-        ByteBuffer bytes = code.bytes();
-        int rel = (bytes.get(at + 1) & 0xff)
-                | (bytes.get(at + 2) & 0xff) << 8
-                | (bytes.get(at + 3) & 0xff) << 16
-                | (bytes.get(at + 4) & 0xff) << 24;
-        return code.addressOf(at) + CALL_REL32_LENGTH + rel;
+        return code.addressOf(at) + CALL_REL32_LENGTH + le32(code.bytes(), at + 1);
+    }
+
+    /** The signed little-endian 32-bit field at {@code at}, whatever order the buffer reads in. */
+    private static int le32(ByteBuffer bytes, int at) {
+        return (bytes.get(at) & 0xff)
+                | (bytes.get(at + 1) & 0xff) << 8
+                | (bytes.get(at + 2) & 0xff) << 16
+                | (bytes.get(at + 3) & 0xff) << 24;
     }
 }

@@ -76,6 +76,13 @@ public interface ElfFile {
     List<Symbol> symbols();
 
     /**
+     * All entries of the dynamic symbol table ({@code SHT_DYNSYM}, index 0 included; empty
+     * without one): the symbols a linked image's dynamic relocations name, which a stripped image
+     * keeps too.
+     */
+    List<Symbol> dynamicSymbols();
+
+    /**
      * The indexes of the symbols whose name is one of {@code names}, each mapped to its name. A
      * reader may compare names in place, without building every symbol (a kernel object has
      * hundreds of thousands, and scans look for one or two hooks).
@@ -93,7 +100,8 @@ public interface ElfFile {
 
     /**
      * The relocations of a {@code SHT_REL} or {@code SHT_RELA} section, in file order, with
-     * {@code r_info} split as {@code info} says.
+     * {@code r_info} split as {@code info} says. Symbol indexes are of the table the section links
+     * to: {@link #dynamicSymbols} for a linked image's dynamic relocations, else {@link #symbols}.
      */
     List<Relocation> relocations(Section relocationSection, RelocationInfo info);
 

@@ -44,6 +44,8 @@ public final class MappedElfFile implements ElfFile {
     private final Section symtab;
     private final Section symtabShndx;
     private final Section symStrtab;
+    private final Section dynsym;
+    private final Section dynStrtab;
 
     private MappedElfFile(Path path, ByteBuffer data) {
         this.path = path;
@@ -66,7 +68,12 @@ public final class MappedElfFile implements ElfFile {
         this.symStrtab = symtab == null ? null : checkedStringTable(symtab);
         this.symtabShndx = symtab == null ? null : firstOfType(Section.SHT_SYMTAB_SHNDX, symtab.index());
         if (symtab != null) {
-            checkSymbolTable();
+            checkSymbolTable(symtab, symtabShndx);
+        }
+        this.dynsym = firstOfType(Section.SHT_DYNSYM, -1);
+        this.dynStrtab = dynsym == null ? null : checkedStringTable(dynsym);
+        if (dynsym != null) {
+            checkSymbolTable(dynsym, null);
         }
         if (type == ElfFile.ET_REL) {
             checkRelocationSections();
@@ -224,15 +231,15 @@ public final class MappedElfFile implements ElfFile {
         return sections.get(link);
     }
 
-    private void checkSymbolTable() {
+    private void checkSymbolTable(Section table, Section shndx) {
         int entsize = layout.symSize();
-        if (symtab.entsize() != entsize || symtab.size() % entsize != 0) {
-            throw new InputException("symbol table " + quoted(symtab.name()) + " has entry size " + symtab.entsize()
-                    + " and size " + symtab.size() + " (expected entries of " + entsize + " bytes)");
+        if (table.entsize() != entsize || table.size() % entsize != 0) {
+            throw new InputException("symbol table " + quoted(table.name()) + " has entry size " + table.entsize()
+                    + " and size " + table.size() + " (expected entries of " + entsize + " bytes)");
         }
-        if (symtabShndx != null && symtabShndx.size() < (symtab.size() / entsize) * 4) {
+        if (shndx != null && shndx.size() < (table.size() / entsize) * 4) {
             throw new InputException(
-                    "extended section index table " + quoted(symtabShndx.name()) + " is shorter than the symbol table");
+                    "extended section index table " + quoted(shndx.name()) + " is shorter than the symbol table");
         }
     }
 
@@ -342,19 +349,41 @@ public final class MappedElfFile implements ElfFile {
 
     @Override
     public Symbol symbol(int index) {
-        return symbol(index, true);
+        return symbol(symtab, symStrtab, symtabShndx, index, true);
     }
 
     @Override
     public Symbol symbolWithoutName(int index) {
-        return symbol(index, false);
+        return symbol(symtab, symStrtab, symtabShndx, index, false);
     }
 
-    private Symbol symbol(int index, boolean named) {
-        if (index < 0 || index >= symbolCount()) {
-            throw new InputException("symbol index " + index + " out of range (" + symbolCount() + " symbols)");
+    /** A view of {@code .dynsym} that decodes each symbol when it is read. */
+    @Override
+    public List<Symbol> dynamicSymbols() {
+        int n = count(dynsym);
+        return new AbstractList<>() {
+            @Override
+            public Symbol get(int index) {
+                return symbol(dynsym, dynStrtab, null, index, true);
+            }
+
+            @Override
+            public int size() {
+                return n;
+            }
+        };
+    }
+
+    private static int count(Section table) {
+        return table == null ? 0 : (int) (table.size() / table.entsize());
+    }
+
+    private Symbol symbol(Section table, Section strings, Section shndxTable, int index, boolean named) {
+        int count = count(table);
+        if (index < 0 || index >= count) {
+            throw new InputException("symbol index " + index + " out of range (" + count + " symbols)");
         }
-        int p = (int) (symtab.offset() + (long) index * symtab.entsize());
+        int p = (int) (table.offset() + (long) index * table.entsize());
         long name = u32(p);
         int info = u8(p + layout.stInfo());
         int other = u8(p + layout.stOther());
@@ -367,17 +396,17 @@ public final class MappedElfFile implements ElfFile {
                     + sections.size() + " sections)");
         }
         if (shndx == Symbol.SHN_XINDEX) {
-            if (symtabShndx == null) {
+            if (shndxTable == null) {
                 throw new InputException("symbol " + index + " uses SHN_XINDEX but the file has no .symtab_shndx");
             }
-            long resolved = u32((int) (symtabShndx.offset() + 4L * index));
+            long resolved = u32((int) (shndxTable.offset() + 4L * index));
             if (resolved >= sections.size()) {
                 throw new InputException("symbol " + index + " has extended section index " + resolved
                         + " out of range (" + sections.size() + " sections)");
             }
             section = (int) resolved;
         }
-        String symbolName = named ? symbolName(index, name) : "";
+        String symbolName = named ? symbolName(strings, index, name) : "";
         return new Symbol(
                 index, symbolName, value, size, info >>> 4, info & 0xf, other, section, shndx == Symbol.SHN_XINDEX);
     }
@@ -415,7 +444,8 @@ public final class MappedElfFile implements ElfFile {
                     + " and size " + rs.size() + " (expected entries of " + entsize + " bytes)");
         }
         int n = (int) (rs.size() / entsize);
-        int symbols = symbolCount();
+        // A linked image's dynamic relocations name .dynsym entries; the others, .symtab's.
+        int symbols = dynsym != null && rs.link() == dynsym.index() ? count(dynsym) : symbolCount();
         return new AbstractList<>() {
             @Override
             public Relocation get(int i) {
@@ -460,11 +490,11 @@ public final class MappedElfFile implements ElfFile {
     }
 
     /** Builds its error message only on error: a million symbols are decoded on the hot path. */
-    private String symbolName(int index, long offset) {
-        String name = stringOrNull(symStrtab, offset);
+    private String symbolName(Section strings, int index, long offset) {
+        String name = stringOrNull(strings, offset);
         return name != null
                 ? name
-                : string(symStrtab, "string table " + quoted(symStrtab.name()), offset, "symbol " + index + " name");
+                : string(strings, "string table " + quoted(strings.name()), offset, "symbol " + index + " name");
     }
 
     private String string(Section table, String label, long offset, String what) {

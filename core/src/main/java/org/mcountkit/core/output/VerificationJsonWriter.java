@@ -1,5 +1,6 @@
 package org.mcountkit.core.output;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
@@ -9,7 +10,9 @@ import org.mcountkit.core.Verification;
 /**
  * Writes {@code verify --json}: an array with one object per image,
  * {@code {"file","machine","checked","zeros","clean","findings":[{"table","entryOffset","address",
- * "function","found","expected","reason"}],"diagnostics":[...]}}.
+ * "function","found","expected","reason"}],"outsideFunction":[...],"diagnostics":[...]}}, where
+ * {@code findings} are the bad entries and {@code outsideFunction} the entries with the right
+ * bytes in no function, in the same form ({@code clean} is false only for bad entries).
  */
 public final class VerificationJsonWriter {
 
@@ -23,19 +26,8 @@ public final class VerificationJsonWriter {
                 json.writeNumberField("checked", v.checked());
                 json.writeNumberField("zeros", v.zeros());
                 json.writeBooleanField("clean", v.clean());
-                json.writeArrayFieldStart("findings");
-                for (Verification.Finding f : v.findings()) {
-                    json.writeStartObject();
-                    json.writeStringField("table", f.table());
-                    json.writeNumberField("entryOffset", f.entryOffset());
-                    json.writeNumberField("address", f.address());
-                    json.writeStringField("function", f.function());
-                    json.writeStringField("found", f.found());
-                    json.writeStringField("expected", f.expected());
-                    json.writeStringField("reason", f.reason());
-                    json.writeEndObject();
-                }
-                json.writeEndArray();
+                writeEntries(json, "findings", v.findings());
+                writeEntries(json, "outsideFunction", v.outsideFunction());
                 json.writeArrayFieldStart("diagnostics");
                 for (Diagnostic d : v.diagnostics()) {
                     json.writeStartObject();
@@ -48,5 +40,22 @@ public final class VerificationJsonWriter {
             }
             json.writeEndArray();
         });
+    }
+
+    private static void writeEntries(JsonGenerator json, String field, List<Verification.Finding> entries)
+            throws IOException {
+        json.writeArrayFieldStart(field);
+        for (Verification.Finding f : entries) {
+            json.writeStartObject();
+            json.writeStringField("table", f.table());
+            json.writeNumberField("entryOffset", f.entryOffset());
+            json.writeNumberField("address", f.address());
+            json.writeStringField("function", f.function());
+            json.writeStringField("found", f.found());
+            json.writeStringField("expected", f.expected());
+            json.writeStringField("reason", f.reason());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
     }
 }

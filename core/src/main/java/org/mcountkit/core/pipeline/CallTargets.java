@@ -5,16 +5,20 @@ import java.util.Set;
 /**
  * The addresses a call must go to for core to count it as a call to the hook: the hooks a linked
  * image defines, or any at all where the destination is not known from the file (an object,
- * whose calls the linker has yet to fill in, or an image calling an undefined hook through its PLT).
+ * whose calls the linker has yet to fill in, or an image calling an undefined hook through its
+ * PLT). A call through a pointer slot whose address the bytes tell (a GOT call) counts in a
+ * linked image when the slot holds a hook's address ({@link HookSlots}), and in an object always.
  */
 public final class CallTargets {
 
-    private static final CallTargets ANY = new CallTargets(null);
+    private static final CallTargets ANY = new CallTargets(null, null);
 
     private final Set<Long> addresses;
+    private final HookSlots slots;
 
-    private CallTargets(Set<Long> addresses) {
+    private CallTargets(Set<Long> addresses, HookSlots slots) {
         this.addresses = addresses;
+        this.slots = slots;
     }
 
     /** Every call counts. */
@@ -24,22 +28,30 @@ public final class CallTargets {
 
     /** Calls to these addresses count. */
     public static CallTargets at(Set<Long> addresses) {
-        return new CallTargets(Set.copyOf(addresses));
+        return new CallTargets(Set.copyOf(addresses), null);
     }
 
     /** Calls to this address count. */
     public static CallTargets at(long address) {
-        return new CallTargets(Set.of(address));
+        return new CallTargets(Set.of(address), null);
     }
 
-    /** The hooks of a linked image (any call where it defines none); any call in an object. */
+    /**
+     * The hooks of a linked image (any direct call where it defines none), and calls through the
+     * slots that hold a hook; any call in an object.
+     */
     public static CallTargets hooksOf(ElfImage image) {
-        if (image.relocatable() || image.hooks().defined().isEmpty()) {
+        if (image.relocatable()) {
             return ANY;
         }
-        return at(image.hooks().defined().keySet());
+        HookSlots slots = new HookSlots(image);
+        if (image.hooks().defined().isEmpty()) {
+            return new CallTargets(null, slots);
+        }
+        return new CallTargets(Set.copyOf(image.hooks().defined().keySet()), slots);
     }
 
+    /** True when any direct call, and any call whose destination the bytes do not tell, counts. */
     public boolean isAny() {
         return addresses == null;
     }
@@ -47,5 +59,10 @@ public final class CallTargets {
     /** True when a call to {@code target} (already cut to the file's address width) counts. */
     boolean accepts(long target) {
         return addresses == null || addresses.contains(target);
+    }
+
+    /** True when a call through the pointer slot at {@code slot} (cut to the address width) counts. */
+    boolean acceptsSlot(long slot) {
+        return slots == null ? addresses == null : slots.holdsHook(slot);
     }
 }

@@ -56,10 +56,13 @@ public final class CodeReader {
         if (!(instruction instanceof Instruction.Call call)) {
             return false;
         }
-        if (!call.targetKnown()) {
-            return targets.isAny();
+        if (call.targetKnown()) {
+            return targets.accepts(call.target() & addressMask);
         }
-        return targets.accepts(call.target() & addressMask);
+        if (call.slotKnown()) {
+            return targets.acceptsSlot(call.slot() & addressMask);
+        }
+        return targets.isAny();
     }
 
     /** Whether the site at {@code offset} holds a call to one of {@code targets}, the site's NOP, or neither. */

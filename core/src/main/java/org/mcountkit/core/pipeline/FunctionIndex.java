@@ -22,6 +22,8 @@ public final class FunctionIndex {
     private final long[] end;
     private final int[] symbol;
     private final byte[] rank;
+    /** The symbol has a size; {@link #end} gives a size-0 one a 1-byte extent, to name a site at it. */
+    private final boolean[] sized;
 
     private FunctionIndex(ElfFile file, int count) {
         this.file = file;
@@ -30,6 +32,7 @@ public final class FunctionIndex {
         this.end = new long[count];
         this.symbol = new int[count];
         this.rank = new byte[count];
+        this.sized = new boolean[count];
     }
 
     /**
@@ -72,6 +75,7 @@ public final class FunctionIndex {
             index.end[k] = starts[i] + Math.max(sizes[i], 1);
             index.symbol[k] = i;
             index.rank[k] = ranks[i];
+            index.sized[k] = sizes[i] > 0;
         }
         return index;
     }
@@ -141,6 +145,31 @@ public final class FunctionIndex {
             return file.symbol(symbol[best]).name() + "-0x" + Long.toHexString(start[best] - offset);
         }
         return describe(sectionIndex, offset);
+    }
+
+    /**
+     * True when code at {@code offset} belongs to a function: a sized function symbol covers it,
+     * or one starts within the {@code padLength} bytes of NOPs there (a patchable entry placed
+     * before its function, {@code -fpatchable-function-entry=N,M}). Size-0 symbols do not count:
+     * they say where something starts, not that the bytes after it are live code. This is the
+     * test of Linux 6.15's {@code scripts/sorttable} (an entry inside no sized function of
+     * {@code nm -S}; on arm64 up to 8 bytes before one, its pre-function NOPs), with the
+     * allowance taken from the NOPs actually there rather than from the machine.
+     */
+    public boolean inFunction(int sectionIndex, long offset, int padLength) {
+        int k = lastStartingAtOrBefore(sectionIndex, offset);
+        for (int steps = 0; k >= 0 && section[k] == sectionIndex && steps < MAX_BACKWARD_STEPS; k--, steps++) {
+            if (sized[k] && offset < end[k]) {
+                return true;
+            }
+        }
+        k = lastStartingAtOrBefore(sectionIndex, offset) + 1;
+        for (; k < section.length && section[k] == sectionIndex && start[k] < offset + padLength; k++) {
+            if (sized[k]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Index of the last extent with (section, start) <= (sectionIndex, offset), or -1. */

@@ -32,16 +32,33 @@ import org.slf4j.helpers.NOPLogger;
  * Checks every entry of a linked image's {@code __mcount_loc} and
  * {@code __patchable_function_entries} (the sections of those names, or for a kernel image the
  * range between {@code __start_mcount_loc} and {@code __stop_mcount_loc}): the address lies in a
- * function of a traced code section, and the bytes there are what the backend's decoder reads
- * as a call to the hook or a NOP (for a patchable entry, a NOP pad). An entry that fails is a finding: a stale per-object offset after linker
- * relaxation, the leftover of a weak function another definition replaced (its code is in no
- * function symbol), or a corrupted word. Zero words (discarded functions) are counted, not
- * checked, as the kernel skips them.
+ * traced code section, and the bytes there are what the backend's decoder reads as a call to the
+ * hook or a NOP (for a patchable entry, a NOP pad). An entry that fails is a finding: a stale
+ * per-object offset after linker relaxation, or a corrupted word. Zero words (discarded
+ * functions) are counted, not checked, as the kernel skips them.
+ *
+ * <p>An entry whose bytes are right but which lies inside no function is reported apart, as
+ * outside a function: when a weak function is overridden the linker keeps its code and its table
+ * entry but drops its symbol. "Inside a function" is {@link org.mcountkit.core.pipeline.FunctionIndex#inFunction}: a sized
+ * {@code STT_FUNC} symbol covers it, or one starts within the NOPs at the entry; Linux 6.15's
+ * {@code scripts/sorttable} zeroes the entries its own reading of {@code nm -S} puts in no
+ * function, and ftrace skips the zeros.
  */
 public final class Verifier {
 
     private static final String START_MCOUNT_LOC = "__start_mcount_loc";
     private static final String STOP_MCOUNT_LOC = "__stop_mcount_loc";
+
+    /** Why an entry with the right bytes is outside a function: the one explanation we know of. */
+    private static final String OUTSIDE_FUNCTION =
+            "in no function symbol: most likely the dead code of an overridden weak function, which the kernel"
+                    + " skips or NOPs";
+
+    /**
+     * How far the NOPs at an entry are followed to find the function they pad: past any pad a
+     * compiler writes ({@code -fpatchable-function-entry} takes at most a few dozen bytes).
+     */
+    private static final int MAX_PAD = 64;
 
     private final Backends backends;
     private final Logger log;
@@ -73,12 +90,13 @@ public final class Verifier {
         Verification result = new Check(image).run();
         if (log.isDebugEnabled()) {
             log.debug(
-                    "{}: {}; {} entr(ies) checked, {} zero, {} bad; {} ms",
+                    "{}: {}; {} entr(ies) checked, {} zero, {} bad, {} outside a function; {} ms",
                     path,
                     image.machine(),
                     result.checked(),
                     result.zeros(),
                     result.findings().size(),
+                    result.outsideFunction().size(),
                     Millis.since(start));
         }
         return result;
@@ -92,6 +110,10 @@ public final class Verifier {
         private final CodeReader reader;
         private final CallTargets hooks;
         private final List<Verification.Finding> findings = new ArrayList<>();
+        private final List<Verification.Finding> outsideFunction = new ArrayList<>();
+        /** False in an image without function symbols (stripped): then only the bytes are checked. */
+        private final boolean functionsKnown;
+
         private final List<Diagnostic> diagnostics = new ArrayList<>();
         private int checked;
         private int zeros;
@@ -102,6 +124,7 @@ public final class Verifier {
             this.word = image.target().pointerSize();
             this.reader = CodeReader.of(image);
             this.hooks = CallTargets.hooksOf(image);
+            this.functionsKnown = image.functions().size() > 0;
         }
 
         Verification run() {
@@ -110,7 +133,14 @@ public final class Verifier {
                         Severity.NOTE,
                         "no hook ("
                                 + String.join(", ", new TreeSet<>(image.abi().hooks())) + ") is defined in the image:"
-                                + " any call counts as the call to it"));
+                                + " any direct call counts as the call to it, a call through a pointer slot"
+                                + " when a dynamic relocation fills the slot with the hook's address"));
+            }
+            if (!functionsKnown) {
+                diagnostics.add(Diagnostic.of(
+                        Severity.WARNING,
+                        "no function symbols (a stripped image?): entries are checked by their bytes only,"
+                                + " not for lying inside a function"));
             }
             boolean found = false;
             for (Section s : file.sections()) {
@@ -129,7 +159,8 @@ public final class Verifier {
                         "no " + McountLocSections.TABLE + " or " + TableSites.PATCHABLE_FUNCTION_ENTRIES
                                 + " table: nothing to verify"));
             }
-            return new Verification(file.path(), image.machine(), checked, zeros, findings, diagnostics);
+            return new Verification(
+                    file.path(), image.machine(), checked, zeros, findings, outsideFunction, diagnostics);
         }
 
         /** A kernel image keeps its table inside {@code .init.data}, between two linker-script symbols. */
@@ -185,7 +216,8 @@ public final class Verifier {
             }
             int offset = (int) (address - code.address());
             Code bytes = image.codeAt(code, offset);
-            String function = image.functions().describe(code.index(), offset);
+            int nops = reader.nopRun(bytes, offset, MAX_PAD);
+            String function = image.functions().describeEntry(code.index(), offset, nops);
             String foundBytes = hex(bytes, offset, reader.siteLength(bytes, offset));
             String expected = expected(address, bytes.mode());
             if (!TracedSections.isTraced(code.name())) {
@@ -199,25 +231,24 @@ public final class Verifier {
                         "in " + code.name() + ", a section that is not traced"));
                 return;
             }
-            if (function == null) {
-                findings.add(new Verification.Finding(
-                        table,
-                        at,
-                        address,
-                        null,
-                        foundBytes,
-                        expected,
-                        "in no function symbol (the code of a weak function another definition replaced,"
-                                + " or padding)"));
+            boolean siteBytes = (patchable && nops > 0) || reader.state(bytes, offset, hooks) != SiteState.OTHER;
+            boolean inFunction = !functionsKnown || image.functions().inFunction(code.index(), offset, nops);
+            if (siteBytes && inFunction) {
                 return;
             }
-            if (patchable && reader.nopRun(bytes, offset, 1) > 0) {
-                return;
-            }
-            if (reader.state(bytes, offset, hooks) == SiteState.OTHER) {
-                findings.add(new Verification.Finding(
-                        table, at, address, function, foundBytes, expected, "neither a call to the hook nor a NOP"));
-            }
+            Verification.Finding finding = new Verification.Finding(
+                    table,
+                    at,
+                    address,
+                    function,
+                    foundBytes,
+                    expected,
+                    siteBytes
+                            ? OUTSIDE_FUNCTION
+                            : inFunction
+                                    ? "neither a call to the hook nor a NOP"
+                                    : "in no function symbol, and neither a call to the hook nor a NOP");
+            (siteBytes ? outsideFunction : findings).add(finding);
         }
 
         private String expected(long address, int mode) {

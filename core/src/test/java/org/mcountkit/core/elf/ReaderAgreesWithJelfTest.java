@@ -91,6 +91,21 @@ class ReaderAgreesWithJelfTest {
         ReadersAgree.assertSameAsJelf(sample, MappedElfFile.open(sample));
     }
 
+    /**
+     * The linked sample program: its {@code .dynsym} and the dynamic relocations that name it
+     * ({@code .rela.dyn}, {@code .rela.plt}) read the same as jelf reads them.
+     */
+    @Test
+    void theLinkedSampleReadsTheSameWithItsDynamicSymbols() throws IOException {
+        Path program = Samples.samples().resolve("bin/x86_64-prog");
+        MappedElfFile mine = MappedElfFile.open(program);
+
+        ReadersAgree.assertSameAsJelf(program, mine);
+
+        assertTrue(
+                mine.dynamicSymbols().stream().anyMatch(s -> s.name().equals("printf")), "printf is a dynamic symbol");
+    }
+
     /** The comparison itself must notice a difference: a one-byte change in a symbol's value. */
     @Test
     void comparisonSeesAChangedSymbol() throws IOException {

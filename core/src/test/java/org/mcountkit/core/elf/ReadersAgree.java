@@ -33,6 +33,7 @@ final class ReadersAgree {
         for (int i = 0; i < jelf.symbolCount(); i++) {
             assertEquals(jelf.symbol(i), mine.symbol(i), "symbol " + i);
         }
+        assertEquals(jelf.dynamicSymbols(), mine.dynamicSymbols(), "dynamic symbols");
         int relocations = 0;
         for (Section s : mine.sections()) {
             if (s.isRelocationSection()) {

@@ -37,6 +37,7 @@ public final class JelfElfFile implements ElfFile {
     private final net.fornwall.jelf.ElfFile elf;
     private final List<Section> sections = new ArrayList<>();
     private final List<Symbol> symbols = new ArrayList<>();
+    private final List<Symbol> dynamicSymbols = new ArrayList<>();
     private final Section symtab;
 
     public JelfElfFile(Path path) {
@@ -64,24 +65,29 @@ public final class JelfElfFile implements ElfFile {
                     h.sh_addralign,
                     h.sh_entsize));
         }
-        ElfSymbolTableSection table = elf.getSymbolTableSection();
         this.symtab = sections.stream()
                 .filter(s -> s.type() == Section.SHT_SYMTAB)
                 .findFirst()
                 .orElse(null);
-        if (table != null) {
-            int i = 0;
-            for (ElfSymbol s : table.symbols) {
-                symbols.add(new Symbol(
-                        i++,
-                        s.getName() == null ? "" : s.getName(),
-                        mask(s.st_value),
-                        mask(s.st_size),
-                        s.getBinding(),
-                        s.getType(),
-                        s.st_other & 0xff,
-                        Short.toUnsignedInt(s.st_shndx)));
-            }
+        read(elf.getSymbolTableSection(), symbols);
+        read(elf.getDynamicSymbolTableSection(), dynamicSymbols);
+    }
+
+    private void read(ElfSymbolTableSection table, List<Symbol> into) {
+        if (table == null) {
+            return;
+        }
+        int i = 0;
+        for (ElfSymbol s : table.symbols) {
+            into.add(new Symbol(
+                    i++,
+                    s.getName() == null ? "" : s.getName(),
+                    mask(s.st_value),
+                    mask(s.st_size),
+                    s.getBinding(),
+                    s.getType(),
+                    s.st_other & 0xff,
+                    Short.toUnsignedInt(s.st_shndx)));
         }
     }
 
@@ -141,6 +147,11 @@ public final class JelfElfFile implements ElfFile {
     @Override
     public List<Symbol> symbols() {
         return symbols;
+    }
+
+    @Override
+    public List<Symbol> dynamicSymbols() {
+        return dynamicSymbols;
     }
 
     @Override

@@ -1,0 +1,100 @@
+package org.mcountkit.core.pipeline;
+
+import java.nio.ByteBuffer;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.mcountkit.api.Abi;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.elf.ElfFile;
+
+/**
+ * The pointer slots of a linked image that hold a hook's address at run time, so that a call
+ * through one (x86_64's {@code call *slot(%rip)}: a PIE's GOT call to glibc's {@code __fentry__})
+ * is a call to the hook. A slot holds the hook when a dynamic relocation fills it with a hook
+ * symbol's address ({@code R_X86_64_GLOB_DAT}, {@code R_X86_64_JUMP_SLOT}), or with the load
+ * address plus the link-time address of a hook the image defines ({@code R_X86_64_RELATIVE});
+ * a slot no dynamic relocation fills holds at run time what the file holds. The relocations are
+ * read on the first question, as most images have no call through a slot at a site.
+ */
+final class HookSlots {
+
+    private final ElfImage image;
+    private Set<Long> hooks;
+    private Set<Long> filled;
+
+    HookSlots(ElfImage image) {
+        this.image = image;
+    }
+
+    /** True when the slot at run-time address {@code slot} holds a hook's address. */
+    boolean holdsHook(long slot) {
+        if (hooks == null) {
+            readDynamicRelocations();
+        }
+        if (hooks.contains(slot)) {
+            return true;
+        }
+        if (filled.contains(slot)) {
+            return false;
+        }
+        Long word = wordAt(slot);
+        return word != null && image.hooks().defined().containsKey(word);
+    }
+
+    private void readDynamicRelocations() {
+        hooks = new HashSet<>();
+        filled = new HashSet<>();
+        ElfFile file = image.file();
+        Abi abi = image.abi();
+        long mask = image.target().addressMask();
+        Map<Long, String> defined = image.hooks().defined();
+        int sections = file.sections().size();
+        for (Section rs : file.sections()) {
+            // Dynamic relocations are the allocated ones (ld -q keeps the others, unallocated).
+            if (!rs.isRelocationSection() || !rs.isAlloc()) {
+                continue;
+            }
+            boolean named = rs.link() > 0
+                    && rs.link() < sections
+                    && file.section(rs.link()).type() == Section.SHT_DYNSYM;
+            List<Symbol> symbols = file.dynamicSymbols();
+            for (Relocation r : image.relocations(rs)) {
+                long slot = r.offset() & mask;
+                if (abi.symbolSlotRelocations().contains(r.type()) && named && r.symbolIndex() > 0) {
+                    filled.add(slot);
+                    boolean noAddend = !r.explicitAddend() || r.addend() == 0;
+                    if (noAddend
+                            && abi.hooks().contains(symbols.get(r.symbolIndex()).name())) {
+                        hooks.add(slot);
+                    }
+                } else if (r.type() == abi.relativeRelocation() && r.explicitAddend()) {
+                    filled.add(slot);
+                    if (defined.containsKey(r.addend() & mask)) {
+                        hooks.add(slot);
+                    }
+                } else if (r.type() != abi.relativeRelocation()) {
+                    // Filled with something else; a REL relative one keeps its addend in the slot itself.
+                    filled.add(slot);
+                }
+            }
+        }
+    }
+
+    /** The pointer-sized word the file holds at run-time address {@code address}, or null. */
+    private Long wordAt(long address) {
+        ElfFile file = image.file();
+        int word = image.target().pointerSize();
+        for (Section s : file.sections()) {
+            if (s.isAlloc() && s.hasFileBytes() && address >= s.address() && address - s.address() <= s.size() - word) {
+                ByteBuffer bytes = file.bytes(s);
+                int at = (int) (address - s.address());
+                return word == 8 ? bytes.getLong(at) : bytes.getInt(at) & 0xffffffffL;
+            }
+        }
+        return null;
+    }
+}
