@@ -1,0 +1,56 @@
+package org.mcountkit.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.mcountkit.core.Mcountkit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code recordmcount}, as help and man pages show it. {@link Main} reads this command's line
+ * itself, as the C tool's getopt does ({@link RecordmcountLine}), before picocli sees it; this
+ * class gives it its help text and its man page, {@code mcountkit-recordmcount(1)}, which is also
+ * the name of the script that sends the same line to the build server.
+ */
+@Command(
+        name = "recordmcount",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = {
+            "The kernel's scripts/recordmcount command line, exactly: record each FILE in place, as record does.",
+            "Kbuild runs it once per object: point scripts/recordmcount at the mcountkit-recordmcount script,"
+                    + " which hands each call to one build server (mcountkit serve) so a call costs a few ms.",
+            "Exit 0 when every file is fine, 1 when one failed, 2 for a wrong command line."
+        })
+final class RecordmcountCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "-w", description = "Print \"Section S has mcount callers being ignored\" per untraced section.")
+    boolean warnUntraced;
+
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "Relocatable objects (.o) to rewrite.")
+    List<Path> files;
+
+    @Override
+    public Integer call() {
+        List<String> args = new ArrayList<>();
+        if (warnUntraced) {
+            args.add("-w");
+        }
+        args.add("--");
+        files.forEach(f -> args.add(f.toString()));
+        return Main.recordmcount(
+                Mcountkit.withClassPathBackends(),
+                Path.of(""),
+                args,
+                spec.commandLine().getOut(),
+                spec.commandLine().getErr());
+    }
+}
