@@ -64,7 +64,10 @@ final class ListCommand implements Callable<Integer> {
                 reporter.failed(outcome.file(), outcome.reason());
             } else {
                 reports.add(outcome.report());
-                if (!json) {
+                if (json) {
+                    // Every failure also reaches standard error, where a build's log shows it.
+                    reporter.errors(outcome.report());
+                } else {
                     text.write(outcome.report(), out);
                     out.flush();
                     reporter.diagnostics(outcome.report());

@@ -24,8 +24,30 @@ final class Reporter {
         err.flush();
     }
 
+    /**
+     * The diagnostics of one file. A file that fails on errors at its sites is told by those
+     * errors alone, not by its warnings and notes beside them; a refusal of the file as a whole
+     * (--strict) keeps the warnings it counts, which are its reason.
+     */
     void diagnostics(FileReport report) {
-        diagnostics(report.file(), report.diagnostics());
+        boolean siteErrors =
+                report.diagnostics().stream().anyMatch(d -> d.severity() == Severity.ERROR && d.section() != null);
+        diagnostics(
+                report.file(),
+                siteErrors
+                        ? report.diagnostics().stream()
+                                .filter(d -> d.severity() == Severity.ERROR)
+                                .toList()
+                        : report.diagnostics());
+    }
+
+    /** The errors of one file alone: for output that carries the rest itself (JSON). */
+    void errors(FileReport report) {
+        diagnostics(
+                report.file(),
+                report.diagnostics().stream()
+                        .filter(d -> d.severity() == Severity.ERROR)
+                        .toList());
     }
 
     void diagnostics(Path file, List<Diagnostic> diagnostics) {

@@ -14,6 +14,7 @@ import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.output.TableObjectWriter;
 import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.postlink.Patcher;
@@ -172,7 +173,7 @@ public final class Mcountkit {
                 }
             });
         } catch (IOException e) {
-            throw new InputException(Failure.UNWRITABLE, "cannot write: " + e.getMessage(), e);
+            throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
         }
     }
 

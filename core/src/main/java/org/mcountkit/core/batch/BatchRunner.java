@@ -88,7 +88,9 @@ public final class BatchRunner {
         } catch (InternalError e) {
             // What the JVM throws when a mapped file shrinks under a read (SIGBUS).
             return Outcome.failed(
-                    file, Failure.CHANGED_WHILE_READ, "the file changed while it was read: " + e.getMessage());
+                    file,
+                    Failure.CHANGED_WHILE_READ,
+                    "the file changed while it was read (it shrank while being read)");
         }
     }
 

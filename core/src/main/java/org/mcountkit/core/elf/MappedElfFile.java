@@ -90,21 +90,29 @@ public final class MappedElfFile implements ElfFile {
     /** Reads the file at {@code path}: small files into the heap, larger ones by mapping them. */
     public static MappedElfFile open(Path path) throws IOException {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            long size = channel.size();
-            if (size > Integer.MAX_VALUE) {
-                throw new InputException("file of " + size + " bytes is over the 2 GiB this reader maps");
-            }
-            if (size > READ_LIMIT) {
-                return new MappedElfFile(path, channel.map(FileChannel.MapMode.READ_ONLY, 0, size));
-            }
-            ByteBuffer bytes = ByteBuffer.allocate((int) size);
-            // A file that shrinks meanwhile is read as the shorter file.
-            int read = 0;
-            while (bytes.hasRemaining() && read >= 0) {
-                read = channel.read(bytes, bytes.position());
-            }
-            return new MappedElfFile(path, bytes.flip());
+            return read(path, channel);
         }
+    }
+
+    /**
+     * Reads the file open as {@code channel} (the caller closes it; a mapping outlives it), small
+     * files into the heap and larger ones by mapping them; {@code path} names it in messages.
+     */
+    public static MappedElfFile read(Path path, FileChannel channel) throws IOException {
+        long size = channel.size();
+        if (size > Integer.MAX_VALUE) {
+            throw new InputException("file of " + size + " bytes is over the 2 GiB this reader maps");
+        }
+        if (size > READ_LIMIT) {
+            return new MappedElfFile(path, channel.map(FileChannel.MapMode.READ_ONLY, 0, size));
+        }
+        ByteBuffer bytes = ByteBuffer.allocate((int) size);
+        // A file that shrinks meanwhile is read as the shorter file.
+        int read = 0;
+        while (bytes.hasRemaining() && read >= 0) {
+            read = channel.read(bytes, bytes.position());
+        }
+        return new MappedElfFile(path, bytes.flip());
     }
 
     /** The first section of {@code type} (linking to {@code link}, unless -1), or null. */

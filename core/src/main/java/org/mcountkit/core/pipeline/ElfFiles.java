@@ -1,42 +1,109 @@
 package org.mcountkit.core.pipeline;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.FileIdentity;
 import org.mcountkit.core.elf.MappedElfFile;
 
-/** Opens inputs, turning I/O failures into one-line reasons. */
+/**
+ * Opens inputs, turning I/O failures into one-line reasons. A file is checked to be a regular
+ * file before it is opened and again once it is open: what was opened must still be the file
+ * that was checked, with the size the open channel reports, so a file swapped or rewritten at
+ * that moment is refused rather than read half-changed.
+ */
 public final class ElfFiles {
 
     private ElfFiles() {}
 
     /**
-     * Reads {@code path} as an ELF file.
+     * Reads {@code path} (a symlink is followed) as an ELF file.
      *
      * @throws InputException naming the reason when it is not a readable ELF file
      */
     public static ElfFile open(Path path) {
         try {
-            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-            if (attributes.isDirectory()) {
-                throw new InputException(Failure.NOT_A_FILE, "is a directory");
+            FileIdentity checked = FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class));
+            requireRegular(path, checked);
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+                requireSame(checked, FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class)), channel);
+                return MappedElfFile.read(path, channel);
             }
-            if (!attributes.isRegularFile()) {
-                throw new InputException(Failure.NOT_A_FILE, "not a regular file");
-            }
-            return MappedElfFile.open(path);
-        } catch (NoSuchFileException e) {
-            throw new InputException(Failure.NO_SUCH_FILE, "no such file");
-        } catch (AccessDeniedException e) {
-            throw new InputException(Failure.UNREADABLE, "permission denied");
         } catch (IOException e) {
-            throw new InputException(Failure.UNREADABLE, "cannot read: " + e.getMessage(), e);
+            throw unreadable(e);
         }
+    }
+
+    /**
+     * Reads a file that is to be replaced, as resolved when its mode was checked. It is opened for
+     * reading and writing, which it must allow anyway: on Linux such an open of a FIFO returns at
+     * once, where a read-only one waits for a writer, so a FIFO swapped in after the check is
+     * found by the check that follows the open instead of blocking the run.
+     *
+     * @param races hooks into the moment between the check and the open (tests)
+     * @throws InputException naming the reason when it is not a readable ELF file
+     */
+    public static ElfFile openForReplacing(AtomicFile.Existing file, RaceWindows races) {
+        Path path = file.real();
+        try {
+            requireRegular(path, file.identity());
+            races.beforeOpen(path);
+            try (FileChannel channel = FileChannel.open(
+                    path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+                requireSame(file.identity(), file.now(), channel);
+                return MappedElfFile.read(path, channel);
+            }
+        } catch (IOException e) {
+            throw unreadable(e);
+        }
+    }
+
+    private static void requireRegular(Path path, FileIdentity identity) {
+        if (!identity.regularFile()) {
+            throw new InputException(
+                    Failure.NOT_A_FILE,
+                    Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS) ? "is a directory" : "not a regular file");
+        }
+    }
+
+    /** What {@code channel} opened is what was checked: still a regular file, the same one, as long. */
+    private static void requireSame(FileIdentity checked, FileIdentity now, FileChannel channel) throws IOException {
+        if (!now.regularFile()) {
+            throw new InputException(Failure.NOT_A_FILE, "not a regular file (it was replaced while being opened)");
+        }
+        String change = checked.change(now);
+        if (change == null && channel.size() != checked.size()) {
+            // The path names the checked file again, but what was opened is something else.
+            change = "what was opened is " + channel.size() + " bytes, not " + checked.size();
+        }
+        if (change != null) {
+            throw changed(change);
+        }
+    }
+
+    /** The reason a file is left alone because another process changed it while this one read it. */
+    public static InputException changed(String change) {
+        return new InputException(
+                Failure.CHANGED_WHILE_READ, "the file changed while it was read (" + change + "): left as it is now");
+    }
+
+    private static InputException unreadable(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return new InputException(Failure.NO_SUCH_FILE, "no such file");
+        }
+        if (e instanceof AccessDeniedException) {
+            return new InputException(Failure.UNREADABLE, "permission denied");
+        }
+        return new InputException(Failure.UNREADABLE, "cannot read: " + IoReason.of(e), e);
     }
 }

@@ -1,8 +1,8 @@
 package org.mcountkit.core.pipeline;
 
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -20,6 +20,7 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.elf.ChangedFileException;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
@@ -35,10 +36,17 @@ public final class Recorder {
 
     private final Backends backends;
     private final Logger log;
+    private final RaceWindows races;
 
-    public Recorder(Backends backends, Logger log) {
+    /** A recorder whose {@code races} act at the moments another process could change a file (tests). */
+    public Recorder(Backends backends, Logger log, RaceWindows races) {
         this.backends = backends;
         this.log = log;
+        this.races = races;
+    }
+
+    public Recorder(Backends backends, Logger log) {
+        this(backends, log, RaceWindows.NONE);
     }
 
     public Recorder(Backends backends) {
@@ -62,7 +70,27 @@ public final class Recorder {
     }
 
     private FileReport recordFile(Path path, RecordOptions options) {
-        ElfFile file = ElfFiles.open(path);
+        AtomicFile.Existing existing = requireWritable(path);
+        try {
+            return recordFile(path, existing, options);
+        } catch (InternalError e) {
+            // What the JVM throws when a mapped file shrinks under a read (SIGBUS); the new file,
+            // if begun, was discarded with its private directory.
+            throw ElfFiles.changed(changeOf(existing));
+        }
+    }
+
+    private static String changeOf(AtomicFile.Existing existing) {
+        try {
+            String change = existing.identity().change(existing.now());
+            return change == null ? "it shrank while being read" : change;
+        } catch (IOException e) {
+            return "it can no longer be read: " + IoReason.of(e);
+        }
+    }
+
+    private FileReport recordFile(Path path, AtomicFile.Existing existing, RecordOptions options) {
+        ElfFile file = ElfFiles.openForReplacing(existing, races);
         if (file.type() != ElfFile.ET_REL) {
             throw new InputException(
                     Failure.WRONG_FILE_TYPE,
@@ -71,7 +99,6 @@ public final class Recorder {
         }
         ElfImage image = ElfImage.of(file, backends.require(file.target()));
         String machine = image.machine();
-        AtomicFile.Existing existing = requireWritable(path);
         if (file.section(McountLocSections.TABLE).isPresent()) {
             List<Diagnostic> notes = List.of(
                     Diagnostic.of(Severity.NOTE, "already has " + McountLocSections.TABLE + ": left unchanged"));
@@ -111,11 +138,12 @@ public final class Recorder {
             McountLocSections.append(file, out, entries, rela, image.abi().tableRelocation());
         }
         try {
+            races.beforeReplace(existing.real());
             AtomicFile.replace(existing, options.fsync(), out::writeTo);
-        } catch (AccessDeniedException e) {
-            throw new InputException(Failure.UNWRITABLE, "cannot write: permission denied for " + e.getFile(), e);
+        } catch (ChangedFileException e) {
+            throw ElfFiles.changed(e.getMessage());
         } catch (IOException e) {
-            throw new InputException(Failure.UNWRITABLE, "cannot write: " + e, e);
+            throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
         }
         return new FileReport(
                 path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(), diagnostics, true);
@@ -166,27 +194,28 @@ public final class Recorder {
     }
 
     /**
-     * Refuses a file, or a directory the new file would be created in, whose mode says it must
-     * not be written. The mode is read rather than tried, so the refusal is the same for root,
-     * who could write anyway.
+     * Resolves the file and refuses it, or the directory the new file would be created in, when
+     * its mode says it must not be written. The mode is read rather than tried, so the refusal is
+     * the same for root, who could write anyway.
      */
     private static AtomicFile.Existing requireWritable(Path path) {
         AtomicFile.Existing existing;
         try {
             existing = AtomicFile.Existing.of(path);
+        } catch (NoSuchFileException e) {
+            throw new InputException(Failure.NO_SUCH_FILE, "no such file");
         } catch (IOException e) {
-            throw new InputException(Failure.UNREADABLE, "cannot resolve the path: " + e.getMessage(), e);
+            throw new InputException(Failure.UNREADABLE, "cannot resolve the path: " + IoReason.of(e), e);
+        }
+        if (!existing.identity().regularFile()) {
+            return existing; // refused as not a regular file when opened
         }
         Path directory = existing.real().getParent();
-        if (existing.permissions() != null && !existing.permissions().contains(PosixFilePermission.OWNER_WRITE)) {
+        if (!existing.permissions().contains(PosixFilePermission.OWNER_WRITE)) {
             throw new InputException(
                     Failure.UNWRITABLE,
                     "read-only file (mode " + PosixFilePermissions.toString(existing.permissions())
                             + "): not rewritten");
-        }
-        if (existing.permissions() == null && !Files.isWritable(existing.real())) {
-            throw new InputException(
-                    Failure.UNWRITABLE, "read-only file (mode " + mode(existing.real()) + "): not rewritten");
         }
         if (directory != null && !ownerMayWrite(directory)) {
             throw new InputException(
@@ -204,7 +233,7 @@ public final class Recorder {
             return Files.isWritable(path);
         } catch (IOException e) {
             throw new InputException(
-                    Failure.UNREADABLE, "cannot read permissions of " + path + ": " + e.getMessage(), e);
+                    Failure.UNREADABLE, "cannot read permissions of " + path + ": " + IoReason.of(e), e);
         }
     }
 

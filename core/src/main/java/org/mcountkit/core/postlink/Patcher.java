@@ -30,6 +30,7 @@ import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RelocationRetirer;
 import org.mcountkit.core.pipeline.SiteState;
@@ -160,7 +161,7 @@ public final class Patcher {
                     retirer.retire();
                     AtomicFile.replace(file.path(), out::writeTo);
                 } catch (IOException e) {
-                    throw new InputException(Failure.UNWRITABLE, "cannot write: " + e.getMessage(), e);
+                    throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
                 }
             }
             return new PatchResult(
