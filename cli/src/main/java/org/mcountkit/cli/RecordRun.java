@@ -49,7 +49,7 @@ final class RecordRun {
                 reporter.failed(given.get(outcome.file()), outcome.reason());
             } else {
                 FileReport report = outcome.report();
-                reporter.diagnostics(given.get(outcome.file()), report.diagnostics());
+                reporter.diagnostics(given.get(outcome.file()), report);
                 if (arguments.warnUntraced()) {
                     printUntraced(out, report);
                 }

@@ -30,10 +30,15 @@ final class Reporter {
      * (--strict) keeps the warnings it counts, which are its reason.
      */
     void diagnostics(FileReport report) {
+        diagnostics(report.file(), report);
+    }
+
+    /** As {@link #diagnostics(FileReport)}, naming the file {@code shownAs} (as the user gave it). */
+    void diagnostics(Path shownAs, FileReport report) {
         boolean siteErrors =
                 report.diagnostics().stream().anyMatch(d -> d.severity() == Severity.ERROR && d.section() != null);
         diagnostics(
-                report.file(),
+                shownAs,
                 siteErrors
                         ? report.diagnostics().stream()
                                 .filter(d -> d.severity() == Severity.ERROR)
