@@ -90,29 +90,26 @@ final class VerifyCommand implements Callable<Integer> {
         return bad == 0 ? 0 : 1;
     }
 
+    private static void printFinding(
+            PrintWriter out, Verification v, Verification.Finding f, String reason, String expected) {
+        out.printf(
+                "%s: %s+0x%x 0x%x %s: %s: found %s%s%n",
+                v.file(),
+                f.table(),
+                f.entryOffset(),
+                f.address(),
+                f.function() == null ? "?" : f.function(),
+                reason,
+                f.found() == null ? "nothing" : f.found(),
+                expected);
+    }
+
     private static void print(PrintWriter out, Verification v) {
         for (Verification.Finding f : v.findings()) {
-            out.printf(
-                    "%s: %s+0x%x 0x%x %s: %s: found %s, expected %s%n",
-                    v.file(),
-                    f.table(),
-                    f.entryOffset(),
-                    f.address(),
-                    f.function() == null ? "?" : f.function(),
-                    f.reason(),
-                    f.found() == null ? "nothing" : f.found(),
-                    f.expected());
+            printFinding(out, v, f, f.reason(), ", expected " + f.expected());
         }
         for (Verification.Finding f : v.outsideFunction()) {
-            out.printf(
-                    "%s: %s+0x%x 0x%x %s: outside-function: %s: found %s%n",
-                    v.file(),
-                    f.table(),
-                    f.entryOffset(),
-                    f.address(),
-                    f.function() == null ? "?" : f.function(),
-                    f.reason(),
-                    f.found());
+            printFinding(out, v, f, "outside-function: " + f.reason(), "");
         }
         // The count of entries outside a function appears when there are some, so the common
         // summary reads as it always has.
