@@ -9,7 +9,9 @@ import java.util.Set;
  * type of an absolute pointer-sized table word, its NONE type, whether its objects carry explicit
  * addends ({@code SHT_RELA}), how {@code r_info} is packed, and whether its kernels want the hook
  * reference weak (an undefined weak hook keeps the linker from relaxing that one call), and
- * whether its decoder delimits instructions or code must be scanned byte by byte. A backend
+ * whether its decoder delimits instructions or code must be scanned byte by byte, and how a
+ * table word may name a function (ARM's Thumb bit: {@link #functionsNeverBases},
+ * {@link #functionTableRelocation}). A backend
  * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
  */
 public record Abi(
@@ -21,7 +23,9 @@ public record Abi(
         boolean rela,
         RelocationInfo relocationInfo,
         boolean hookShouldBeWeak,
-        boolean scanByteByByte) {
+        boolean scanByteByByte,
+        boolean functionsNeverBases,
+        int functionTableRelocation) {
 
     public Abi {
         Objects.requireNonNull(machineName, "machineName");
@@ -51,6 +55,8 @@ public record Abi(
         private RelocationInfo relocationInfo;
         private boolean hookShouldBeWeak;
         private boolean scanByteByByte;
+        private boolean functionsNeverBases;
+        private int functionTableRelocation = -1;
 
         private Builder(String machineName, ElfClass elfClass) {
             this.machineName = machineName;
@@ -104,6 +110,25 @@ public record Abi(
             return this;
         }
 
+        /**
+         * A table word relocated against a function symbol does not hold the function's address
+         * (ARM: R_ARM_ABS32 sets the Thumb bit of a Thumb function), so {@code record} never bases
+         * its entries on one, as recordmcount.c skips STT_FUNC on EM_ARM.
+         */
+        public Builder functionsNeverBases() {
+            this.functionsNeverBases = true;
+            return this;
+        }
+
+        /**
+         * The type {@code table} relocates a word naming a function with, when the table word's
+         * type would not give the address ({@code R_ARM_ABS32_NOI}: {@code S + A}, no Thumb bit).
+         */
+        public Builder functionTableWord(RelocationType type) {
+            this.functionTableRelocation = type.number();
+            return this;
+        }
+
         public Abi build() {
             if (relocations == null) {
                 throw new IllegalStateException(machineName + ": no relocation types");
@@ -117,7 +142,9 @@ public record Abi(
                     rela,
                     relocationInfo,
                     hookShouldBeWeak,
-                    scanByteByByte);
+                    scanByteByByte,
+                    functionsNeverBases,
+                    functionTableRelocation < 0 ? tableRelocation : functionTableRelocation);
         }
     }
 }

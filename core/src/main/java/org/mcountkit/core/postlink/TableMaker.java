@@ -133,7 +133,10 @@ public final class TableMaker {
                 target,
                 abi.machineName(),
                 abi.rela(),
-                abi.tableRelocation(),
+                abi.functionTableRelocation(),
+                abi.functionTableRelocation() == abi.tableRelocation()
+                        ? null
+                        : abi.relocationName(abi.functionTableRelocation()),
                 abi.relocationInfo(),
                 ordered,
                 inputsWithTheirEntries);
