@@ -49,6 +49,16 @@ public interface ArchBackend {
     }
 
     /**
+     * The {@code e_flags} of a relocatable object that carries data for files of {@code target}
+     * (the table {@code table} writes, to be linked with them): by default the target's own; a
+     * machine whose linked images carry flags an object must not drops them (ARM's
+     * {@code EF_ARM_BE8}, which the linker refuses in its inputs).
+     */
+    default int objectFlags(ElfTarget target) {
+        return target.flags();
+    }
+
+    /**
      * Relaxation: true when this relocation lets the linker still move or shrink code in its
      * section (RISC-V's {@code R_RISCV_RELAX}), so offsets recorded before the final link may go
      * stale.

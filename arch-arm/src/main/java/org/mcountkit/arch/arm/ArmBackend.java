@@ -74,6 +74,12 @@ public final class ArmBackend implements ArchBackend {
         return target.endian() == Endian.BIG ? BIG : LITTLE;
     }
 
+    /** A table object for a BE8 image is an ordinary big-endian object: the linker makes it BE8. */
+    @Override
+    public int objectFlags(ElfTarget target) {
+        return target.flags() & ~ArmInstructions.EF_ARM_BE8;
+    }
+
     @Override
     public long functionAddress(ElfTarget target, Symbol symbol) {
         return symbol.isFunction() ? symbol.value() & ~1L : symbol.value();

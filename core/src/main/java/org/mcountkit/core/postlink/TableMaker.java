@@ -129,8 +129,13 @@ public final class TableMaker {
                 ordered.size(),
                 options.sort() ? ", sorted" : "",
                 Millis.since(start));
+        ElfTarget objectTarget = new ElfTarget(
+                target.machine(),
+                target.elfClass(),
+                target.endian(),
+                backends.require(target).objectFlags(target));
         return new Table(
-                target,
+                objectTarget,
                 abi.machineName(),
                 abi.rela(),
                 abi.functionTableRelocation(),
