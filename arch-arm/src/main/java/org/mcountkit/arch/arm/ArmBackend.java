@@ -94,7 +94,8 @@ public final class ArmBackend implements ArchBackend {
      * A site is the {@code bl} under R_ARM_CALL or R_ARM_PC24 (ARM) or R_ARM_THM_CALL (Thumb), the
      * types recordmcount.c takes on EM_ARM; the {@code push {lr}} before it stays out of the site,
      * as the kernel patches only the {@code bl}. In a linked image the linker may have made the
-     * call a {@code blx} to a hook of the other instruction set.
+     * call a {@code blx} to a hook of the other instruction set, and {@code patch --nop} may have
+     * made it the kernel's NOP: a disabled site, which the relocation still marks.
      */
     @Override
     public Recognition recognize(HookReference ref) {
@@ -116,7 +117,8 @@ public final class ArmBackend implements ArchBackend {
         ByteOrder order = ArmInstructions.order(ref.target());
         if (thumb) {
             int insn = ArmInstructions.thumb32(ref.code(), (int) at, order);
-            if (ArmInstructions.isThumbBl(insn) || (ref.linked() && ArmInstructions.isThumbBlx(insn))) {
+            if (ArmInstructions.isThumbBl(insn)
+                    || (ref.linked() && (ArmInstructions.isThumbBlx(insn) || insn == ArmInstructions.THUMB_ADD_SP_4))) {
                 return Recognition.site(at, ArmInstructions.WORD);
             }
             return Recognition.rejected(String.format(
@@ -124,7 +126,8 @@ public final class ArmBackend implements ArchBackend {
                     name, insn >>> 16, insn & 0xffff));
         }
         int word = ArmInstructions.word(ref.code(), (int) at, order);
-        if (ArmInstructions.isArmBl(word) || (ref.linked() && ArmInstructions.isArmBlx(word))) {
+        if (ArmInstructions.isArmBl(word)
+                || (ref.linked() && (ArmInstructions.isArmBlx(word) || word == ArmInstructions.ARM_ADD_SP_4))) {
             return Recognition.site(at, ArmInstructions.WORD);
         }
         return Recognition.rejected(

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -84,12 +83,12 @@ class ArmLinkedProgramTest {
         Table table = mcountkit.table(List.of(first), new TableOptions(true));
         Path tableObject = dir.resolve("table.o");
         mcountkit.writeTable(table, TableFormat.OBJECT, tableObject);
-        Path prog = link(build, "prog", tableObject);
+        Path prog = link(build, "prog", tableObject.toString());
         List<Long> words = TableOracle.addresses(prog, "__mcount_loc");
         assertEquals(
                 hookCalls(prog), words.stream().sorted().toList(), "the table's words are the calls, no Thumb bit");
 
-        Path fromAsm = link(build, "prog.asm", assemble(build, table));
+        Path fromAsm = link(build, "prog.asm", assemble(build, table).toString());
         assertArrayEquals(
                 TableOracle.bytes(prog, "__mcount_loc"),
                 TableOracle.bytes(fromAsm, "__mcount_loc"),
@@ -119,6 +118,38 @@ class ArmLinkedProgramTest {
         assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched), "--nop then --call is the identity");
     }
 
+    /**
+     * An image linked with {@code -q} keeps its relocations: the sites come from them (the
+     * {@code blx} the linker made of a Thumb {@code bl} to an ARM hook still carries
+     * R_ARM_THM_CALL), and without any table {@code --nop} then {@code --call} round-trips.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Build.class,
+            names = {"THUMB_PROGRAM_ARM_HOOK", "ARM_PROGRAM_ARM_HOOK"})
+    void anImageThatKeptItsRelocationsRoundTripsWithoutATable(Build build) throws IOException {
+        Path prog = link(build, "prog.q", "-Wl,-q");
+        List<Long> calls = hookCalls(prog);
+
+        FileReport listed = mcountkit.list(prog);
+
+        assertEquals(calls, listed.sites().stream().map(CallSite::address).toList());
+        assertTrue(listed.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION), listed.toString());
+        Path patched = Files.copy(prog, dir.resolve("patched.q"));
+        assertEquals(
+                5,
+                mcountkit
+                        .patch(patched, new PatchOptions(PatchMode.NOP, false, null))
+                        .patched());
+        assertEquals(List.of(), hookCalls(patched));
+        assertEquals(
+                5,
+                mcountkit
+                        .patch(patched, new PatchOptions(PatchMode.CALL, false, null))
+                        .patched());
+        assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched));
+    }
+
     /** The addresses of objdump's calls to the hook, in address order. */
     private static List<Long> hookCalls(Path program) {
         return ArmDisassembly.of(program).instructions().stream()
@@ -140,7 +171,7 @@ class ArmLinkedProgramTest {
         return object;
     }
 
-    private Path link(Build build, String name, Path... more) {
+    private Path link(Build build, String name, String... more) {
         Path source = Samples.write(dir, "prog.c", ArmSources.PROGRAM);
         Path hook = Samples.write(dir, "hook.s", "\t" + build.hookDirective + "\n" + ArmSources.HOOK);
         List<String> flags = new ArrayList<>(List.of("-pg", build.codeFlag));
@@ -150,7 +181,7 @@ class ArmLinkedProgramTest {
         List<String> command = new ArrayList<>(List.of(Toolchain.ARM.tool("gcc"), "-nostdlib", "-static", "-no-pie"));
         command.addAll(build.endianFlags());
         command.addAll(List.of(object.toString(), hook.toString()));
-        Stream.of(more).map(Path::toString).forEach(command::add);
+        command.addAll(List.of(more));
         command.addAll(List.of("-o", out.toString()));
         Command.check(dir, command);
         return out;
