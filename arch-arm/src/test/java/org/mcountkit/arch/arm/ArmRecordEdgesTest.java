@@ -52,6 +52,29 @@ class ArmRecordEdgesTest {
             	.section .note.GNU-stack,"",%progbits
             """;
 
+    /** The old ABI's hook: a plain {@code bl mcount}, no {@code push {lr}}, traced and untraced. */
+    private static final String OLD_MCOUNT = """
+            	.syntax unified
+            	.arm
+            	.text
+            	.global f
+            	.type f, %function
+            f:
+            	mov ip, sp
+            	bl mcount
+            	bx lr
+            	.size f, .-f
+            	.section .noinstr.text,"ax",%progbits
+            	.global g
+            	.type g, %function
+            g:
+            	mov ip, sp
+            	bl mcount
+            	bx lr
+            	.size g, .-g
+            	.section .note.GNU-stack,"",%progbits
+            """;
+
     @TempDir
     Path dir;
 
@@ -104,6 +127,24 @@ class ArmRecordEdgesTest {
                 .map(ObjdumpCode.Instruction::offset)
                 .toList();
         assertEquals(calls, TableOracle.addresses(program, "__mcount_loc"), "linked words: the bl addresses, even");
+    }
+
+    @Test
+    void aPlainBlMcountIsRecordedAndItsUntracedTwinBecomesOneArmNopAsTheCToolDoes() throws IOException {
+        Path object = dir.resolve("old.o");
+        Toolchain.ARM.run("as", Samples.write(dir, "old.s", OLD_MCOUNT).toString(), "-o", object.toString());
+        Path reference = Files.copy(object, dir.resolve("reference.o"));
+        ReferenceRecordMcount.run(dir, reference.toString()).requireSuccess(List.of("recordmcount"));
+
+        FileReport report = recorder.record(object, RecordOptions.DEFAULT);
+
+        assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(object), "same bytes as recordmcount");
+        assertEquals(List.of(".text+0x4 4 f+0x4 mcount relocation"), SiteText.lines(report.sites()));
+        List<ObjdumpCode.Instruction> untraced = ArmDisassembly.of(object).in(".noinstr.text");
+        assertEquals(
+                List.of("mov", "nop", "bx"),
+                untraced.stream().map(ObjdumpCode.Instruction::mnemonic).toList());
+        assertTrue(untraced.get(1).hasReloc("R_ARM_NONE", "mcount"), untraced.toString());
     }
 
     @Test
