@@ -29,7 +29,7 @@ public final class TableAsmWriter {
         out.write("\t.balign " + word + "\n");
         for (TableEntry e : table.entries()) {
             if (table.spelledRelocation() != null && !e.isAbsolute()) {
-                out.write(spelled(table, e, directive));
+                out.write(spelled(table, e, directive, word));
             } else {
                 out.write("\t" + directive + " " + operand(e, word) + "\n");
             }
@@ -43,12 +43,12 @@ public final class TableAsmWriter {
      * type and the symbol, and the word holds the offset (a REL machine's addend; on a RELA
      * machine the addend goes in the {@code .reloc} and the word is 0).
      */
-    private static String spelled(Table table, TableEntry e, String directive) {
+    private static String spelled(Table table, TableEntry e, String directive, int word) {
         TableEntry symbolOnly = new TableEntry(e.file(), e.site(), e.symbol(), 0);
-        String target = table.rela() ? operand(e, 0) : operand(symbolOnly, 0);
-        long inWord = table.rela() ? 0 : e.value();
-        return "\t.reloc ., " + table.spelledRelocation() + ", " + target + "\n\t" + directive + " 0x"
-                + Long.toHexString(inWord & 0xffffffffL) + "\n";
+        String target = operand(table.rela() ? e : symbolOnly, word);
+        TableEntry inWord = new TableEntry(e.file(), e.site(), null, table.rela() ? 0 : e.value());
+        return "\t.reloc ., " + table.spelledRelocation() + ", " + target + "\n\t" + directive + " "
+                + operand(inWord, word) + "\n";
     }
 
     private static String operand(TableEntry e, int word) {

@@ -12,8 +12,8 @@ import org.mcountkit.core.elf.ElfFile;
  * Chooses the symbol each table entry is relative to: the lowest-numbered LOCAL or GLOBAL symbol
  * defined in the site's section (the kernel tool's choice; usually the section symbol). A WEAK
  * symbol is never used, since another definition may replace it at link time; nor, on ARM, a
- * function symbol. Sections with no
- * such symbol are listed so a section symbol can be added for them.
+ * function symbol. Sections with no such symbol are listed so a section symbol can be added for
+ * them.
  */
 public final class BaseSymbols {
 
