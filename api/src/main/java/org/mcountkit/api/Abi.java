@@ -10,8 +10,10 @@ import java.util.Set;
  * type of an absolute pointer-sized table word, its NONE type, whether its objects carry explicit
  * addends ({@code SHT_RELA}), how {@code r_info} is packed, and whether its kernels want the hook
  * reference weak (an undefined weak hook keeps the linker from relaxing that one call), and
- * whether its decoder delimits instructions or code must be scanned byte by byte, and which
- * dynamic relocations fill a pointer slot (a GOT entry) of a linked image. A backend
+ * whether its decoder delimits instructions or code must be scanned byte by byte, which
+ * dynamic relocations fill a pointer slot (a GOT entry) of a linked image, and how a table word
+ * may name a function (ARM's Thumb bit: {@link #functionsNeverBases},
+ * {@link #functionTableRelocation}). A backend
  * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
  */
 public record Abi(
@@ -25,7 +27,9 @@ public record Abi(
         boolean hookShouldBeWeak,
         boolean scanByteByByte,
         Set<Integer> symbolSlotRelocations,
-        int relativeRelocation) {
+        int relativeRelocation,
+        boolean functionsNeverBases,
+        int functionTableRelocation) {
 
     public Abi {
         Objects.requireNonNull(machineName, "machineName");
@@ -58,6 +62,8 @@ public record Abi(
         private boolean scanByteByByte;
         private Set<Integer> symbolSlotRelocations = Set.of();
         private int relativeRelocation = -1;
+        private boolean functionsNeverBases;
+        private int functionTableRelocation = -1;
 
         private Builder(String machineName, ElfClass elfClass) {
             this.machineName = machineName;
@@ -128,6 +134,25 @@ public record Abi(
             return this;
         }
 
+        /**
+         * A table word relocated against a function symbol does not hold the function's address
+         * (ARM: R_ARM_ABS32 sets the Thumb bit of a Thumb function), so {@code record} never bases
+         * its entries on one, as recordmcount.c skips STT_FUNC on EM_ARM.
+         */
+        public Builder functionsNeverBases() {
+            this.functionsNeverBases = true;
+            return this;
+        }
+
+        /**
+         * The type {@code table} relocates a word naming a function with, when the table word's
+         * type would not give the address ({@code R_ARM_ABS32_NOI}: {@code S + A}, no Thumb bit).
+         */
+        public Builder functionTableWord(RelocationType type) {
+            this.functionTableRelocation = type.number();
+            return this;
+        }
+
         public Abi build() {
             if (relocations == null) {
                 throw new IllegalStateException(machineName + ": no relocation types");
@@ -143,7 +168,9 @@ public record Abi(
                     hookShouldBeWeak,
                     scanByteByByte,
                     symbolSlotRelocations,
-                    relativeRelocation);
+                    relativeRelocation,
+                    functionsNeverBases,
+                    functionTableRelocation < 0 ? tableRelocation : functionTableRelocation);
         }
     }
 }

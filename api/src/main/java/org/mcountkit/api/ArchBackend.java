@@ -46,6 +46,29 @@ public interface ArchBackend {
     PatchEncodings encodings(ElfTarget target, int mode);
 
     /**
+     * What {@code record} writes over a hook call in a section that must not be traced (the kernel
+     * tool's {@code make_nop}): bytes that end where the {@code length}-byte site at {@code offset}
+     * ends and may begin before it, where the compiler's calling sequence does (ARM's
+     * {@code push {lr}} before {@code bl __gnu_mcount_nc}, which the kernel tool removes with the
+     * call). By default the site's NOP in the code's mode.
+     *
+     * @throws EncodingException when the bytes there are not a call the kernel tool would remove
+     */
+    default byte[] untracedCallNop(Code code, int offset, int length) {
+        return encodings(code.target(), code.mode()).nop(length);
+    }
+
+    /**
+     * The {@code e_flags} of a relocatable object that carries data for files of {@code target}
+     * (the table {@code table} writes, to be linked with them): by default the target's own; a
+     * machine whose linked images carry flags an object must not drops them (ARM's
+     * {@code EF_ARM_BE8}, which the linker refuses in its inputs).
+     */
+    default int objectFlags(ElfTarget target) {
+        return target.flags();
+    }
+
+    /**
      * Relaxation: true when this relocation lets the linker still move or shrink code in its
      * section (RISC-V's {@code R_RISCV_RELAX}), so offsets recorded before the final link may go
      * stale.

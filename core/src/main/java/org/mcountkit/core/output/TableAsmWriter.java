@@ -10,7 +10,8 @@ import org.mcountkit.core.elf.McountLocSections;
 /**
  * Writes a {@link Table} as GNU assembler source, as {@code recordmcount.pl} does: one
  * {@code .section __mcount_loc,"a",%progbits} with a pointer-sized word per entry
- * ({@code .8byte func+0x4}, or the address for an absolute entry). {@code %progbits} and
+ * ({@code .8byte func+0x4}, or the address for an absolute entry; {@code .reloc} then the word
+ * where the directive would relocate it with the wrong type, as on ARM). {@code %progbits} and
  * {@code .8byte}/{@code .4byte} are the spellings every gas target accepts ({@code @} starts a
  * comment on some), and the header is a C-style block comment for the same reason.
  */
@@ -27,10 +28,27 @@ public final class TableAsmWriter {
         out.write("\t.section " + McountLocSections.TABLE + ",\"a\",%progbits\n");
         out.write("\t.balign " + word + "\n");
         for (TableEntry e : table.entries()) {
-            out.write("\t" + directive + " " + operand(e, word) + "\n");
+            if (table.spelledRelocation() != null && !e.isAbsolute()) {
+                out.write(spelled(table, e, directive, word));
+            } else {
+                out.write("\t" + directive + " " + operand(e, word) + "\n");
+            }
         }
         out.write("\t.section .note.GNU-stack,\"\",%progbits\n");
         out.flush();
+    }
+
+    /**
+     * A word whose relocation type the data directive would not give: {@code .reloc} names the
+     * type and the symbol, and the word holds the offset (a REL machine's addend; on a RELA
+     * machine the addend goes in the {@code .reloc} and the word is 0).
+     */
+    private static String spelled(Table table, TableEntry e, String directive, int word) {
+        TableEntry symbolOnly = new TableEntry(e.file(), e.site(), e.symbol(), 0);
+        String target = operand(table.rela() ? e : symbolOnly, word);
+        TableEntry inWord = new TableEntry(e.file(), e.site(), null, table.rela() ? 0 : e.value());
+        return "\t.reloc ., " + table.spelledRelocation() + ", " + target + "\n\t" + directive + " "
+                + operand(inWord, word) + "\n";
     }
 
     private static String operand(TableEntry e, int word) {

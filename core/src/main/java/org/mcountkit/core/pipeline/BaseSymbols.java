@@ -11,8 +11,9 @@ import org.mcountkit.core.elf.ElfFile;
 /**
  * Chooses the symbol each table entry is relative to: the lowest-numbered LOCAL or GLOBAL symbol
  * defined in the site's section (the kernel tool's choice; usually the section symbol). A WEAK
- * symbol is never used, since another definition may replace it at link time. Sections with no
- * such symbol are listed so a section symbol can be added for them.
+ * symbol is never used, since another definition may replace it at link time; nor, on ARM, a
+ * function symbol. Sections with no such symbol are listed so a section symbol can be added for
+ * them.
  */
 public final class BaseSymbols {
 
@@ -25,12 +26,24 @@ public final class BaseSymbols {
     }
 
     public static BaseSymbols choose(ElfFile file, Collection<Integer> sections) {
+        return choose(file, sections, false);
+    }
+
+    /**
+     * As {@link #choose(ElfFile, Collection)}; with {@code skipFunctions} never a function symbol,
+     * on machines where the table word's relocation against one does not give its address
+     * ({@link org.mcountkit.api.Abi#functionsNeverBases}).
+     */
+    public static BaseSymbols choose(ElfFile file, Collection<Integer> sections, boolean skipFunctions) {
         Set<Integer> wanted = new HashSet<>(sections);
         Map<Integer, Symbol> chosen = new HashMap<>();
         int count = file.symbolCount();
         for (int i = 1; i < count && chosen.size() < wanted.size(); i++) {
             Symbol s = file.symbol(i);
-            if ((s.isLocal() || s.isGlobal()) && wanted.contains(s.sectionIndex()) && s.isInSection()) {
+            if ((s.isLocal() || s.isGlobal())
+                    && !(skipFunctions && s.isFunction())
+                    && wanted.contains(s.sectionIndex())
+                    && s.isInSection()) {
                 chosen.putIfAbsent(s.sectionIndex(), s);
             }
         }

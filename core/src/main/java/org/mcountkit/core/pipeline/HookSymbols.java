@@ -2,6 +2,7 @@ package org.mcountkit.core.pipeline;
 
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SortedSet;
@@ -17,11 +18,17 @@ public final class HookSymbols {
 
     private final Map<Integer, String> byIndex;
     private final Map<Long, String> defined;
+    private final Map<Long, Integer> modes;
     private final SortedSet<String> undefined;
 
-    private HookSymbols(Map<Integer, String> byIndex, Map<Long, String> defined, SortedSet<String> undefined) {
+    private HookSymbols(
+            Map<Integer, String> byIndex,
+            Map<Long, String> defined,
+            Map<Long, Integer> modes,
+            SortedSet<String> undefined) {
         this.byIndex = byIndex;
         this.defined = Collections.unmodifiableMap(defined);
+        this.modes = modes;
         this.undefined = Collections.unmodifiableSortedSet(undefined);
     }
 
@@ -30,16 +37,20 @@ public final class HookSymbols {
         Integer[] indexes = byIndex.keySet().toArray(new Integer[0]);
         Arrays.sort(indexes);
         Map<Long, String> defined = new LinkedHashMap<>();
+        Map<Long, Integer> modes = new HashMap<>();
         SortedSet<String> undefined = new TreeSet<>();
         for (int i : indexes) {
             Symbol s = image.file().symbol(i);
             if (s.isInSection()) {
-                defined.putIfAbsent(image.backend().functionAddress(image.target(), s), s.name());
+                long address = image.backend().functionAddress(image.target(), s);
+                if (defined.putIfAbsent(address, s.name()) == null) {
+                    modes.put(address, image.backend().functionMode(image.target(), s));
+                }
             } else if (s.isUndefined()) {
                 undefined.add(s.name());
             }
         }
-        return new HookSymbols(byIndex, defined, undefined);
+        return new HookSymbols(byIndex, defined, modes, undefined);
     }
 
     /** The hook a symbol index names, or null. */
@@ -60,6 +71,11 @@ public final class HookSymbols {
     /** Address to name of every hook defined in the file, in symbol-table order. */
     public Map<Long, String> defined() {
         return defined;
+    }
+
+    /** The instruction-set mode of the code of the hook defined at {@code address} (0 when none is). */
+    public int modeOf(long address) {
+        return modes.getOrDefault(address, 0);
     }
 
     /** Names of the hooks the file references but does not define. */

@@ -132,7 +132,8 @@ public final class Recorder {
             return unchanged;
         }
         if (!scan.traced().isEmpty()) {
-            List<McountLocSections.Entry> entries = entries(file, scan, out, diagnostics);
+            List<McountLocSections.Entry> entries =
+                    entries(file, scan, out, diagnostics, image.abi().functionsNeverBases());
             boolean rela =
                     file.section(scan.traced().get(0).relocationSection()).type() == Section.SHT_RELA;
             McountLocSections.append(file, out, entries, rela, image.abi().tableRelocation());
@@ -150,7 +151,7 @@ public final class Recorder {
     }
 
     private static List<McountLocSections.Entry> entries(
-            ElfFile file, SiteScan scan, ElfAppender out, List<Diagnostic> diagnostics) {
+            ElfFile file, SiteScan scan, ElfAppender out, List<Diagnostic> diagnostics, boolean skipFunctions) {
         Set<Integer> sections = new TreeSet<>();
         int last = -1;
         for (FoundSite f : scan.traced()) {
@@ -159,7 +160,7 @@ public final class Recorder {
                 sections.add(last);
             }
         }
-        BaseSymbols bases = BaseSymbols.choose(file, sections);
+        BaseSymbols bases = BaseSymbols.choose(file, sections, skipFunctions);
         IntUnaryOperator renumber = IntUnaryOperator.identity();
         SectionSymbolInserter.Result added = null;
         if (!bases.missing().isEmpty()) {

@@ -90,7 +90,8 @@ public final class TableSites {
         }
 
         private void relocatedEntry(Section table, SiteSource source, ByteBuffer data, Relocation r) {
-            if (r.type() != abi.tableRelocation()) {
+            boolean functionWord = r.type() == abi.functionTableRelocation() && r.type() != abi.tableRelocation();
+            if (r.type() != abi.tableRelocation() && !functionWord) {
                 warn(
                         table,
                         r.offset(),
@@ -111,7 +112,10 @@ public final class TableSites {
                 return;
             }
             long addend = r.explicitAddend() ? r.addend() : wordAt(data, (int) r.offset());
-            long offset = mask(symbol.value() + addend);
+            // The function word's type adds no instruction-set bit to the function's address (ARM's
+            // R_ARM_ABS32_NOI); the plain one gives what the symbol's value says, as the linker does.
+            long base = functionWord ? image.backend().functionAddress(image.target(), symbol) : symbol.value();
+            long offset = mask(base + addend);
             entry(table, r.offset(), file.section(symbol.sectionIndex()), offset, source);
         }
 

@@ -10,7 +10,7 @@ import org.mcountkit.core.elf.ElfAppender;
 
 /**
  * Turns hook calls in sections that must not be traced into the backend's NOP and retires every
- * relocation inside the call, as the kernel tool does on x86 and arm64. Only calls the backend
+ * relocation inside the call, as the kernel tool does on x86, arm and arm64. Only calls the backend
  * recognized are touched, so unexpected bytes are never overwritten.
  */
 final class UntracedCallNopper {
@@ -25,7 +25,6 @@ final class UntracedCallNopper {
 
     /** NOPs the sites and returns how many were changed; a site that cannot be is reported. */
     int nop(List<FoundSite> untraced, List<Diagnostic> diagnostics) {
-        CodeReader reader = CodeReader.of(image);
         RelocationRetirer retirer = new RelocationRetirer(image, out);
         int changed = 0;
         for (FoundSite found : untraced) {
@@ -33,7 +32,8 @@ final class UntracedCallNopper {
             Section code = image.section(site.sectionIndex());
             byte[] nop;
             try {
-                nop = reader.encodings(image.codeAt(code, site.offset()).mode()).nop(site.length());
+                nop = image.backend()
+                        .untracedCallNop(image.codeAt(code, site.offset()), (int) site.offset(), site.length());
             } catch (EncodingException e) {
                 diagnostics.add(Diagnostic.at(
                         Severity.WARNING,
@@ -42,8 +42,17 @@ final class UntracedCallNopper {
                         "call to " + site.hook() + " left in place: " + e.getMessage()));
                 continue;
             }
-            out.patch(code.offset() + site.offset(), nop);
-            retirer.add(code.index(), site.offset(), site.length());
+            long start = site.offset() + site.length() - nop.length;
+            if (start < 0) {
+                diagnostics.add(Diagnostic.at(
+                        Severity.WARNING,
+                        site.section(),
+                        site.offset(),
+                        "call to " + site.hook() + " left in place: its calling sequence starts before the section"));
+                continue;
+            }
+            out.patch(code.offset() + start, nop);
+            retirer.add(code.index(), start, nop.length);
             diagnostics.add(Diagnostic.at(
                     Severity.NOTE,
                     site.section(),

@@ -107,6 +107,8 @@ public final class Patcher {
         /** What sites should call ({@code CALL}) or may already call: -1 when nothing is to be called. */
         private final long callTarget;
 
+        private final int callTargetMode;
+
         private final Map<Long, String> expectedCalls = new LinkedHashMap<>();
         private final ElfAppender out;
         private final RelocationRetirer retirer;
@@ -129,7 +131,9 @@ public final class Patcher {
             if (!relocatable) {
                 expectedCalls.putAll(image.hooks().defined());
             }
-            this.callTarget = options.mode() == PatchMode.CALL || options.target() != null ? callTarget() : -1;
+            Target target = options.mode() == PatchMode.CALL || options.target() != null ? callTarget() : null;
+            this.callTarget = target == null ? -1 : target.address();
+            this.callTargetMode = target == null ? 0 : target.mode();
             if (callTarget >= 0) {
                 expectedCalls.putIfAbsent(callTarget, options.target());
             }
@@ -195,7 +199,7 @@ public final class Patcher {
             try {
                 wanted = options.mode() == PatchMode.NOP
                         ? encodings.nop(length)
-                        : encodings.call(site.address(), callTarget, length);
+                        : encodings.call(site.address(), callTarget, length, callTargetMode);
             } catch (EncodingException e) {
                 if (entry) {
                     skipped++;
@@ -270,7 +274,10 @@ public final class Patcher {
             return reader.expected(address, mode, expectedCalls);
         }
 
-        private long callTarget() {
+        /** Where {@code --call} calls, and the instruction-set mode of the code there. */
+        private record Target(long address, int mode) {}
+
+        private Target callTarget() {
             if (options.target() == null) {
                 if (image.hooks().defined().isEmpty()) {
                     throw new InputException(
@@ -281,11 +288,14 @@ public final class Patcher {
                                     + ") is defined in this image (called through the PLT?): name the function to call"
                                     + " with --target");
                 }
-                return image.hooks().defined().keySet().iterator().next();
+                long hook = image.hooks().defined().keySet().iterator().next();
+                return new Target(hook, image.hooks().modeOf(hook));
             }
             for (Symbol s : file.symbols()) {
                 if (s.name().equals(options.target()) && s.isInSection()) {
-                    return image.backend().functionAddress(image.target(), s);
+                    return new Target(
+                            image.backend().functionAddress(image.target(), s),
+                            image.backend().functionMode(image.target(), s));
                 }
             }
             throw new InputException(

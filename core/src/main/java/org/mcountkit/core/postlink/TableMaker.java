@@ -129,11 +129,19 @@ public final class TableMaker {
                 ordered.size(),
                 options.sort() ? ", sorted" : "",
                 Millis.since(start));
+        ElfTarget objectTarget = new ElfTarget(
+                target.machine(),
+                target.elfClass(),
+                target.endian(),
+                backends.require(target).objectFlags(target));
         return new Table(
-                target,
+                objectTarget,
                 abi.machineName(),
                 abi.rela(),
-                abi.tableRelocation(),
+                abi.functionTableRelocation(),
+                abi.functionTableRelocation() == abi.tableRelocation()
+                        ? null
+                        : abi.relocationName(abi.functionTableRelocation()),
                 abi.relocationInfo(),
                 ordered,
                 inputsWithTheirEntries);

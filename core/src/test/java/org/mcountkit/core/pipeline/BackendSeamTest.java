@@ -220,6 +220,8 @@ class BackendSeamTest {
         when(backend.supports(any())).thenReturn(true);
         when(backend.encodings(any(), anyInt())).thenReturn(encodings);
         when(encodings.nop(5)).thenReturn(NOP5.clone());
+        // The SPI's default: the site's NOP over the site.
+        when(backend.untracedCallNop(any(), anyInt(), anyInt())).thenCallRealMethod();
         FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());

@@ -48,13 +48,16 @@ public final class ObjdumpCode {
 
     private static final Pattern SECTION = Pattern.compile("^Disassembly of section (\\S+):$");
     private static final Pattern LABEL = Pattern.compile("^([0-9a-f]+) <([^>]+)>:$");
-    private static final Pattern INSN =
-            Pattern.compile("^\\s+([0-9a-f]+):\\t([0-9a-f]{4}|[0-9a-f]{8})\\s+\\t(\\S+)\\s*(.*)$");
+    private static final Pattern INSN = Pattern.compile(
+            "^\\s+([0-9a-f]+):\\t([0-9a-f]{4} [0-9a-f]{4}|[0-9a-f]{8}|[0-9a-f]{4})\\s+\\t(\\S+)\\s*(.*)$");
     private static final Pattern RELOC = Pattern.compile("^\\t+([0-9a-f]+): (R_\\S+)\\t(\\S+)$");
 
     private ObjdumpCode() {}
 
-    /** The instructions of objdump's {@code -d} (with {@code -r}) output, in order. */
+    /**
+     * The instructions of objdump's {@code -d} (with {@code -r}) output, in order. An instruction
+     * is one or two 16-bit halfwords (a 32-bit Thumb one is printed {@code f7ff fffe}) or a 32-bit word.
+     */
     public static List<Instruction> parse(String text) {
         List<Instruction> list = new ArrayList<>();
         String section = null;
@@ -73,7 +76,7 @@ public final class ObjdumpCode {
                         Long.parseUnsignedLong(m.group(1), 16),
                         label,
                         labelStart,
-                        m.group(2).length() / 2,
+                        m.group(2).replace(" ", "").length() / 2,
                         m.group(3),
                         m.group(4).trim(),
                         new ArrayList<>()));

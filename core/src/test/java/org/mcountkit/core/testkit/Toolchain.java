@@ -16,6 +16,8 @@ public enum Toolchain {
     RISCV64("riscv64-linux-gnu-"),
     /** 32-bit ARM (armhf), whose functions are ARM or Thumb code. */
     ARM("arm-linux-gnueabihf-"),
+    /** 32-bit ARM soft-float (armel): ARMv5TE, ARM or Thumb-1 code. */
+    ARMEL("arm-linux-gnueabi-"),
     /** Only for the test of a backend that mcountkit does not ship, loaded from a jar. */
     S390X("s390x-linux-gnu-");
 

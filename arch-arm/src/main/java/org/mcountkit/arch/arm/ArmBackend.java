@@ -1,0 +1,240 @@
+package org.mcountkit.arch.arm;
+
+import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_ABS32;
+import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_ABS32_NOI;
+import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_CALL;
+import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_JUMP24;
+import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_PC24;
+import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_THM_CALL;
+import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_THM_JUMP24;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import org.mcountkit.api.Abi;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
+import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.EncodingException;
+import org.mcountkit.api.Endian;
+import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
+import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.Recognition;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Symbol;
+
+/**
+ * 32-bit ARM (AArch32, EABI), ARM and Thumb-2 code, little- and big-endian. gcc's {@code -pg}
+ * emits {@code push {lr}; bl __gnu_mcount_nc} after the prologue (R_ARM_CALL in ARM code,
+ * R_ARM_THM_CALL in Thumb code); old ABIs called {@code mcount} with a plain {@code bl}. A
+ * function's instruction set is the low bit of its symbol's value (IHI 0044, "Symbol values":
+ * set for Thumb code), which is not part of its address: R_ARM_ABS32 against a Thumb function
+ * sets it in the word, so {@code record} bases table entries on section or mapping symbols, as
+ * recordmcount.c does, and {@code table} names functions with R_ARM_ABS32_NOI. Objects use REL
+ * relocations.
+ */
+public final class ArmBackend implements ArchBackend {
+
+    static final int EM_ARM = 40;
+
+    /** The instruction-set modes {@link Code#mode()} carries: ARM (A32) and Thumb (T32). */
+    public static final int ARM = 0;
+
+    public static final int THUMB = 1;
+
+    /** The EABI hook gcc calls, then the older one; recordmcount.c accepts both on EM_ARM. */
+    private static final String[] HOOKS = {"__gnu_mcount_nc", "mcount"};
+
+    private static final Abi LITTLE = abi("arm");
+    private static final Abi BIG = abi("armeb");
+
+    private static Abi abi(String name) {
+        return Abi.builder(name, ElfClass.ELF32)
+                .hooks(HOOKS)
+                .relocations(ArmRelocations.TABLE, R_ARM_ABS32)
+                .rel()
+                .functionsNeverBases()
+                .functionTableWord(R_ARM_ABS32_NOI)
+                .build();
+    }
+
+    @Override
+    public String name() {
+        return "arm";
+    }
+
+    @Override
+    public boolean supports(ElfTarget target) {
+        return target.machine() == EM_ARM && target.elfClass() == ElfClass.ELF32;
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(
+                new ElfTarget(EM_ARM, ElfClass.ELF32, Endian.LITTLE, 0),
+                new ElfTarget(EM_ARM, ElfClass.ELF32, Endian.BIG, 0));
+    }
+
+    @Override
+    public Abi abi(ElfTarget target) {
+        return target.endian() == Endian.BIG ? BIG : LITTLE;
+    }
+
+    /** A table object for a BE8 image is an ordinary big-endian object: the linker makes it BE8. */
+    @Override
+    public int objectFlags(ElfTarget target) {
+        return target.flags() & ~ArmInstructions.EF_ARM_BE8;
+    }
+
+    @Override
+    public long functionAddress(ElfTarget target, Symbol symbol) {
+        return symbol.isFunction() ? symbol.value() & ~1L : symbol.value();
+    }
+
+    @Override
+    public int functionMode(ElfTarget target, Symbol symbol) {
+        return symbol.isFunction() && (symbol.value() & 1) != 0 ? THUMB : ARM;
+    }
+
+    /**
+     * A site is the {@code bl} under R_ARM_CALL or R_ARM_PC24 (ARM) or R_ARM_THM_CALL (Thumb), the
+     * types recordmcount.c takes on EM_ARM; the {@code push {lr}} before it stays out of the site,
+     * as the kernel patches only the {@code bl}. In a linked image the linker may have made the
+     * call a {@code blx} to a hook of the other instruction set, and {@code patch --nop} may have
+     * made it the kernel's NOP: a disabled site, which the relocation still marks.
+     */
+    @Override
+    public Recognition recognize(HookReference ref) {
+        Relocation r = ref.relocation();
+        int type = r.type();
+        String name = ArmRelocations.TABLE.name(type);
+        long at = r.offset();
+        if (R_ARM_JUMP24.is(type) || R_ARM_THM_JUMP24.is(type)) {
+            return Recognition.rejected("not a call: " + name + " is a jump (a tail call to the hook)");
+        }
+        boolean thumb = R_ARM_THM_CALL.is(type);
+        if (!thumb && !R_ARM_CALL.is(type) && !R_ARM_PC24.is(type)) {
+            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        }
+        int alignment = thumb ? ArmInstructions.HALFWORD : ArmInstructions.WORD;
+        if (at % alignment != 0 || !ref.inSection(at, ArmInstructions.WORD)) {
+            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+        }
+        ByteOrder order = ArmInstructions.order(ref.target());
+        if (thumb) {
+            int insn = ArmInstructions.thumb32(ref.code(), (int) at, order);
+            if (ArmInstructions.isThumbBl(insn)
+                    || (ref.linked() && (ArmInstructions.isThumbBlx(insn) || insn == ArmInstructions.THUMB_ADD_SP_4))) {
+                return Recognition.site(at, ArmInstructions.WORD);
+            }
+            return Recognition.rejected(String.format(
+                    "not a call: %s on the Thumb instruction %04x %04x, which is not a bl",
+                    name, insn >>> 16, insn & 0xffff));
+        }
+        int word = ArmInstructions.word(ref.code(), (int) at, order);
+        if (ArmInstructions.isArmBl(word)
+                || (ref.linked() && (ArmInstructions.isArmBlx(word) || word == ArmInstructions.ARM_ADD_SP_4))) {
+            return Recognition.site(at, ArmInstructions.WORD);
+        }
+        return Recognition.rejected(
+                String.format("not a call: %s on the ARM word %08x, which is not an unconditional bl", name, word));
+    }
+
+    @Override
+    public PatchEncodings encodings(ElfTarget target, int mode) {
+        return ArmEncodings.of(mode == THUMB, ArmInstructions.order(target));
+    }
+
+    /**
+     * recordmcount.c's make_nop_arm, byte for byte: the unrelocated ARM {@code bl} becomes
+     * {@code mov r0, r0}, and so does a {@code push {lr}} right before it; else the Thumb
+     * {@code push {lr}; bl} becomes three 16-bit {@code nop}s. It tells the two by their bytes,
+     * ARM first, whatever the symbols say, and so does this.
+     */
+    @Override
+    public byte[] untracedCallNop(Code code, int offset, int length) {
+        ByteOrder order = ArmInstructions.order(code.target());
+        ByteBuffer bytes = code.bytes();
+        if (code.has(offset, ArmInstructions.WORD)
+                && ArmInstructions.word(bytes, offset, order) == ArmInstructions.ARM_BL_UNRELOCATED) {
+            boolean pushed = code.has(offset - ArmInstructions.WORD, ArmInstructions.WORD)
+                    && ArmInstructions.word(bytes, offset - ArmInstructions.WORD, order) == ArmInstructions.ARM_PUSH_LR;
+            byte[] nop = ArmInstructions.bytes(ArmInstructions.ARM_MOV_R0_R0, false, order);
+            return repeat(nop, pushed ? 2 : 1);
+        }
+        int push = offset - ArmInstructions.HALFWORD;
+        if (code.has(push, ArmInstructions.HALFWORD + ArmInstructions.WORD)
+                && ArmInstructions.halfword(bytes, push, order) == ArmInstructions.THUMB_PUSH_LR
+                && ArmInstructions.thumb32(bytes, offset, order) == ArmInstructions.THUMB_BL_UNRELOCATED) {
+            return repeat(ArmInstructions.bytes16(ArmInstructions.THUMB_NOP, order), 3);
+        }
+        throw new EncodingException(
+                "neither the assembler's ARM bl nor its Thumb push {lr}; bl, which the kernel tool would remove");
+    }
+
+    private static byte[] repeat(byte[] one, int times) {
+        byte[] out = new byte[one.length * times];
+        for (int i = 0; i < times; i++) {
+            System.arraycopy(one, 0, out, i * one.length, one.length);
+        }
+        return out;
+    }
+
+    /**
+     * One instruction as the mode delimits it: ARM words; Thumb halfwords, or two for a 32-bit
+     * instruction. {@code bl} and {@code blx} are calls; the kernel's {@code add sp, sp, #4}
+     * ({@code add.w} in Thumb) is the site's NOP; {@code nop}, {@code mov r0, r0} and the 16-bit
+     * Thumb {@code nop} (what the kernel tool writes over untraced calls) are other no-ops.
+     */
+    @Override
+    public Instruction decode(Code code, int offset) {
+        ByteOrder order = ArmInstructions.order(code.target());
+        return code.mode() == THUMB ? decodeThumb(code, offset, order) : decodeArm(code, offset, order);
+    }
+
+    private static Instruction decodeArm(Code code, int offset, ByteOrder order) {
+        if (offset % ArmInstructions.WORD != 0 || !code.has(offset, ArmInstructions.WORD)) {
+            return new Instruction.Other(1);
+        }
+        int word = ArmInstructions.word(code.bytes(), offset, order);
+        if (ArmInstructions.isArmBl(word) || ArmInstructions.isArmBlx(word)) {
+            return new Instruction.Call(ArmInstructions.WORD, ArmInstructions.armTarget(word, code.addressOf(offset)));
+        }
+        if (word == ArmInstructions.ARM_ADD_SP_4) {
+            return new Instruction.Nop(ArmInstructions.WORD);
+        }
+        if (word == ArmInstructions.ARM_MOV_R0_R0 || word == ArmInstructions.ARM_NOP) {
+            return new Instruction.Pad(ArmInstructions.WORD);
+        }
+        return new Instruction.Other(ArmInstructions.WORD);
+    }
+
+    private static Instruction decodeThumb(Code code, int offset, ByteOrder order) {
+        if (offset % ArmInstructions.HALFWORD != 0 || !code.has(offset, ArmInstructions.HALFWORD)) {
+            return new Instruction.Other(1);
+        }
+        int first = ArmInstructions.halfword(code.bytes(), offset, order);
+        if (!ArmInstructions.isThumb32Prefix(first)) {
+            return first == ArmInstructions.THUMB_NOP
+                    ? new Instruction.Pad(ArmInstructions.HALFWORD)
+                    : new Instruction.Other(ArmInstructions.HALFWORD);
+        }
+        if (!code.has(offset, ArmInstructions.WORD)) {
+            return new Instruction.Other(ArmInstructions.HALFWORD);
+        }
+        int insn = ArmInstructions.thumb32(code.bytes(), offset, order);
+        if (ArmInstructions.isThumbBl(insn) || ArmInstructions.isThumbBlx(insn)) {
+            return new Instruction.Call(
+                    ArmInstructions.WORD, ArmInstructions.thumbTarget(insn, code.addressOf(offset)));
+        }
+        if (insn == ArmInstructions.THUMB_ADD_SP_4) {
+            return new Instruction.Nop(ArmInstructions.WORD);
+        }
+        if (insn == ArmInstructions.THUMB_NOP_W) {
+            return new Instruction.Pad(ArmInstructions.WORD);
+        }
+        return new Instruction.Other(ArmInstructions.WORD);
+    }
+}
