@@ -9,30 +9,30 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One {@code mcountkit-recordmcount} call as its client sends it to the build server: lines of
- * the token, the client's working directory, the argument count and the arguments. Lines are
- * the client's bytes, decoded as the JVM decodes file names, so a path reads as it would have on
- * the JVM's own command line. Lengths are bounded: anyone on the machine can connect to the
+ * One {@code mcountkit-recordmcount} call as its client sends it to the build server: the token,
+ * the client's working directory, the argument count and the arguments, each ended by a NUL
+ * (which no argument or path can hold). Fields are the client's bytes, decoded as the JVM decodes
+ * file names, so a path reads as it would have on the JVM's own command line. Lengths are bounded: anyone on the machine can connect to the
  * loopback port and send anything before the token is checked.
  */
 record RecordRequest(String token, String workingDirectory, List<String> args) {
 
-    static final int MAX_LINE = 64 * 1024;
+    static final int MAX_FIELD = 64 * 1024;
     static final int MAX_ARGS = 64 * 1024;
 
     RecordRequest {
         args = List.copyOf(args);
     }
 
-    /** Reads the token line only, so nothing more is read from a client that lacks it. */
+    /** Reads the token only, so nothing more is read from a client that lacks it. */
     static String readToken(InputStream in, Charset charset) throws IOException {
-        return readLine(in, charset);
+        return readField(in, charset);
     }
 
     /** Reads the rest of the request after its token. */
     static RecordRequest readAfter(String token, InputStream in, Charset charset) throws IOException {
-        String workingDirectory = readLine(in, charset);
-        String count = readLine(in, charset);
+        String workingDirectory = readField(in, charset);
+        String count = readField(in, charset);
         int n;
         try {
             n = Integer.parseInt(count);
@@ -44,25 +44,25 @@ record RecordRequest(String token, String workingDirectory, List<String> args) {
         }
         List<String> args = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            args.add(readLine(in, charset));
+            args.add(readField(in, charset));
         }
         return new RecordRequest(token, workingDirectory, args);
     }
 
-    private static String readLine(InputStream in, Charset charset) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
+    private static String readField(InputStream in, Charset charset) throws IOException {
+        ByteArrayOutputStream field = new ByteArrayOutputStream();
         while (true) {
             int b = in.read();
             if (b < 0) {
                 throw new EOFException("request ends early");
             }
-            if (b == '\n') {
-                return line.toString(charset);
+            if (b == 0) {
+                return field.toString(charset);
             }
-            if (line.size() == MAX_LINE) {
-                throw new IOException("request line over " + MAX_LINE + " bytes");
+            if (field.size() == MAX_FIELD) {
+                throw new IOException("request field over " + MAX_FIELD + " bytes");
             }
-            line.write(b);
+            field.write(b);
         }
     }
 }

@@ -153,6 +153,11 @@ final class RecordServer {
     private void answer(Socket client) {
         try (client) {
             client.setSoTimeout(CLIENT_TIMEOUT_MILLIS);
+            client.setTcpNoDelay(true);
+            if (jar.isPresent() && jar.get().replaced()) {
+                stop();
+                return;
+            }
             InputStream in = new BufferedInputStream(client.getInputStream());
             String given = RecordRequest.readToken(in, StandardCharsets.US_ASCII);
             if (!MessageDigest.isEqual(
@@ -162,10 +167,6 @@ final class RecordServer {
             RecordRequest request = RecordRequest.readAfter(given, in, fileNames);
             Path directory = Path.of(request.workingDirectory());
             if (!directory.isAbsolute()) {
-                return;
-            }
-            if (jar.isPresent() && jar.get().replaced()) {
-                stop();
                 return;
             }
             StringWriter out = new StringWriter();

@@ -165,12 +165,12 @@ class RecordServerTest {
             OutputStream out = socket.getOutputStream();
             StringBuilder request = new StringBuilder();
             request.append(token)
-                    .append('\n')
+                    .append('\0')
                     .append(workingDirectory.toAbsolutePath())
-                    .append('\n');
-            request.append(args.length).append('\n');
+                    .append('\0');
+            request.append(args.length).append('\0');
             for (String arg : args) {
-                request.append(arg).append('\n');
+                request.append(arg).append('\0');
             }
             out.write(request.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();

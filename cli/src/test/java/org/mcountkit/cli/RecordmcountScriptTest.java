@@ -71,7 +71,7 @@ class RecordmcountScriptTest {
         Path state = runtime.resolve("mcountkit");
         if (Files.isDirectory(state)) {
             try (var files = Files.list(state)) {
-                for (Path file : files.filter(f -> f.getFileName().toString().matches("server[^.]*"))
+                for (Path file : files.filter(f -> f.getFileName().toString().matches("server2[^.]*"))
                         .toList()) {
                     String[] words = Files.readString(file).trim().split(" ");
                     ProcessHandle.of(Long.parseLong(words[3])).ifPresent(ProcessHandle::destroy);
@@ -135,7 +135,7 @@ class RecordmcountScriptTest {
                     runtime.resolve("mcountkit"),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             String key = (dir.resolve("install") + ":").replaceAll("[^A-Za-z0-9]", "_");
-            Files.writeString(folder.resolve("server" + key), impostor.getLocalPort() + " aa bb 1\n");
+            Files.writeString(folder.resolve("server2" + key), impostor.getLocalPort() + " aa bb 1\n");
             Files.copy(SAMPLE, work.resolve("a.o"));
             Path direct = dir.resolve("direct.o");
             Files.copy(SAMPLE, direct);
