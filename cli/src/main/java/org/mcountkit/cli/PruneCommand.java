@@ -97,7 +97,7 @@ final class PruneCommand implements Callable<Integer> {
                 dryRun ? "to zero" : "zeroed",
                 r.relocationsNeutralised(),
                 r.relocationsNeutralised() == 1 ? "" : "s",
-                r.reordered() ? ", sorted" : "",
+                r.reordered() ? ", entries reordered" : "",
                 done);
     }
 }
