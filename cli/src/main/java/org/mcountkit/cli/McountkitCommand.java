@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
             TableCommand.class,
             VerifyCommand.class,
             PatchCommand.class,
+            PruneCommand.class,
             RecordmcountCommand.class,
             ServeCommand.class,
             BackendsCommand.class,

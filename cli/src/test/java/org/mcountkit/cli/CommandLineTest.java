@@ -253,7 +253,7 @@ class CommandLineTest {
 
     /** Each command's --help names every option it takes, and README's command line names them too. */
     @ParameterizedTest
-    @ValueSource(strings = {"record", "list", "table", "verify", "patch"})
+    @ValueSource(strings = {"record", "list", "table", "verify", "patch", "prune"})
     void helpAndReadmeNameEveryOption(String command) {
         CliRun help = CliRun.of(command, "--help");
         assertEquals(0, help.exitCode());

@@ -18,6 +18,7 @@ import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.postlink.Patcher;
+import org.mcountkit.core.postlink.Pruner;
 import org.mcountkit.core.postlink.TableMaker;
 import org.mcountkit.core.postlink.Verifier;
 import org.slf4j.Logger;
@@ -206,5 +207,19 @@ public final class Mcountkit {
      */
     public PatchResult patch(Path file, PatchOptions options) {
         return new Patcher(backends, log).patch(file, options);
+    }
+
+    /**
+     * Zeroes each {@code __mcount_loc} entry of a linked image that lies inside no function (the
+     * entry {@link #verify} reports outside a function: an overridden weak function's dead code)
+     * and sorts the table with the zeros first, as Linux 6.15's {@code scripts/sorttable} does;
+     * relocations into the table follow, a zeroed entry's becoming the machine's NONE type. The
+     * file is replaced atomically, and not at all for a dry run or when it is already pruned.
+     *
+     * @throws InputException when the file is not a linked image with a table and function
+     *     symbols, its table relocations cannot be rewritten, or it cannot be written
+     */
+    public PruneResult prune(Path image, PruneOptions options) {
+        return new Pruner(backends, log).prune(image, options);
     }
 }

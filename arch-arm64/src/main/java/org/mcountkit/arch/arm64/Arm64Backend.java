@@ -39,7 +39,10 @@ public final class Arm64Backend implements ArchBackend {
         R_AARCH64_JUMP26(282),
         R_AARCH64_CALL26(283),
         R_AARCH64_ADR_GOT_PAGE(311),
-        R_AARCH64_LD64_GOT_LO12_NC(312);
+        R_AARCH64_LD64_GOT_LO12_NC(312),
+        R_AARCH64_GLOB_DAT(1025),
+        R_AARCH64_JUMP_SLOT(1026),
+        R_AARCH64_RELATIVE(1027);
 
         static final RelocationTypes TABLE = RelocationTypes.of(Relocations.class);
 
@@ -66,6 +69,12 @@ public final class Arm64Backend implements ArchBackend {
                 .hooks(HOOK)
                 .relocations(Relocations.TABLE, Relocations.R_AARCH64_ABS64)
                 .none(Relocations.R_AARCH64_NONE)
+                // A PIE's (and a relocatable kernel's) pointers, table words included, are RELATIVE addends.
+                .slotRelocations(
+                        Relocations.R_AARCH64_RELATIVE,
+                        Relocations.R_AARCH64_GLOB_DAT,
+                        Relocations.R_AARCH64_JUMP_SLOT,
+                        Relocations.R_AARCH64_ABS64)
                 .build();
     }
 

@@ -10,7 +10,6 @@ import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
-import org.mcountkit.api.Symbol;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Verification;
@@ -34,8 +33,10 @@ import org.slf4j.helpers.NOPLogger;
  * range between {@code __start_mcount_loc} and {@code __stop_mcount_loc}): the address lies in a
  * traced code section, and the bytes there are what the backend's decoder reads as a call to the
  * hook or a NOP (for a patchable entry, a NOP pad). An entry that fails is a finding: a stale
- * per-object offset after linker relaxation, or a corrupted word. Zero words (discarded
- * functions) are counted, not checked, as the kernel skips them.
+ * per-object offset after linker relaxation, or a corrupted word. Zero entries (discarded
+ * functions, or entries {@code prune} zeroed) are counted, not checked, as the kernel skips them.
+ * An entry's value is what the loaded program sees ({@link TableWords}): in an image whose words
+ * a relative relocation fills, its addend.
  *
  * <p>An entry whose bytes are right but which lies inside no function is reported apart, as
  * outside a function: when a weak function is overridden the linker keeps its code and its table
@@ -45,9 +46,6 @@ import org.slf4j.helpers.NOPLogger;
  * function, and ftrace skips the zeros.
  */
 public final class Verifier {
-
-    private static final String START_MCOUNT_LOC = "__start_mcount_loc";
-    private static final String STOP_MCOUNT_LOC = "__stop_mcount_loc";
 
     /** Why an entry with the right bytes is outside a function: the one explanation we know of. */
     private static final String OUTSIDE_FUNCTION =
@@ -87,7 +85,7 @@ public final class Verifier {
         }
         long start = System.nanoTime();
         ElfImage image = ElfImage.of(file, backends.require(file.target()));
-        Verification result = new Check(image).run();
+        Verification result = verify(image);
         if (log.isDebugEnabled()) {
             log.debug(
                     "{}: {}; {} entr(ies) checked, {} zero, {} bad, {} outside a function; {} ms",
@@ -100,6 +98,11 @@ public final class Verifier {
                     Millis.since(start));
         }
         return result;
+    }
+
+    /** Verifies an image already read: {@link Pruner} zeroes what this calls outside a function. */
+    static Verification verify(ElfImage image) {
+        return new Check(image).run();
     }
 
     /** The state of checking one image. */
@@ -142,18 +145,11 @@ public final class Verifier {
                         "no function symbols (a stripped image?): entries are checked by their bytes only,"
                                 + " not for lying inside a function"));
             }
-            boolean found = false;
-            for (Section s : file.sections()) {
-                boolean mcountLoc = s.name().equals(McountLocSections.TABLE);
-                if ((mcountLoc || s.name().equals(TableSites.PATCHABLE_FUNCTION_ENTRIES)) && s.hasFileBytes()) {
-                    found = true;
-                    entries(s.name(), file.bytes(s), !mcountLoc);
-                }
+            List<TableWords.Table> tables = TableWords.of(image);
+            for (TableWords.Table table : tables) {
+                entries(table);
             }
-            if (!found) {
-                found = kernelRange();
-            }
-            if (!found) {
+            if (tables.isEmpty()) {
                 diagnostics.add(Diagnostic.of(
                         Severity.WARNING,
                         "no " + McountLocSections.TABLE + " or " + TableSites.PATCHABLE_FUNCTION_ENTRIES
@@ -163,47 +159,15 @@ public final class Verifier {
                     file.path(), image.machine(), checked, zeros, findings, outsideFunction, diagnostics);
         }
 
-        /** A kernel image keeps its table inside {@code .init.data}, between two linker-script symbols. */
-        private boolean kernelRange() {
-            Symbol start = null;
-            Symbol stop = null;
-            for (Symbol s : file.symbols()) {
-                if (s.name().equals(START_MCOUNT_LOC)) {
-                    start = s;
-                } else if (s.name().equals(STOP_MCOUNT_LOC)) {
-                    stop = s;
-                }
-            }
-            if (start == null
-                    || stop == null
-                    || !start.isInSection()
-                    || start.sectionIndex() >= file.sections().size()) {
-                return false;
-            }
-            Section holder = file.section(start.sectionIndex());
-            long from = start.value() - holder.address();
-            long to = stop.value() - holder.address();
-            if (from < 0 || to < from || to > holder.size() || !holder.hasFileBytes()) {
-                throw new InputException(
-                        Failure.MALFORMED,
-                        String.format(
-                                "%s..%s (0x%x..0x%x) is not inside %s",
-                                START_MCOUNT_LOC, STOP_MCOUNT_LOC, start.value(), stop.value(), holder.name()));
-            }
-            ByteBuffer bytes = file.bytes(holder);
-            entries(START_MCOUNT_LOC, bytes.slice((int) from, (int) (to - from)).order(bytes.order()), false);
-            return true;
-        }
-
-        private void entries(String table, ByteBuffer data, boolean patchable) {
-            for (int at = 0; at + word <= data.limit(); at += word) {
-                long address = word == 8 ? data.getLong(at) : data.getInt(at) & 0xffffffffL;
-                if (address == 0) {
+        private void entries(TableWords.Table table) {
+            long[] values = table.values();
+            for (int i = 0; i < values.length; i++) {
+                if (values[i] == 0) {
                     zeros++;
                     continue;
                 }
                 checked++;
-                entry(table, at, address, patchable);
+                entry(table.name(), (long) i * word, values[i], table.patchable());
             }
         }
 

@@ -1,0 +1,201 @@
+package org.mcountkit.arch.x86;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.Mcountkit;
+import org.mcountkit.core.PruneOptions;
+import org.mcountkit.core.PruneResult;
+import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.Verification;
+import org.mcountkit.core.testkit.Command;
+import org.mcountkit.core.testkit.PruneOracle;
+import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.core.testkit.Toolchain;
+
+/**
+ * {@link Mcountkit#prune} on x86 programs in which a strong {@code pick} overrides a weak one, so
+ * the weak body's table entry lies in no function. Each program reads its own
+ * {@code __mcount_loc} at run time and prints how many entries are zero and whether the others
+ * are sorted: that is what the loaded table holds after the loader (PIE) has relocated it.
+ */
+class PruneTest {
+
+    /** Reads the table between the linker's {@code __start___mcount_loc} and {@code __stop___mcount_loc}. */
+    private static final String WEAK = """
+            #include <stdio.h>
+            extern unsigned long __start___mcount_loc[], __stop___mcount_loc[];
+            __attribute__((weak, noinline)) int pick(int x) { return x + 100; }
+            __attribute__((noinline)) int twice(int x) { return 2 * x; }
+            int main(void) {
+                int zeros = 0, sorted = 1;
+                for (unsigned long *p = __start___mcount_loc; p < __stop___mcount_loc; p++) {
+                    zeros += *p == 0;
+                    sorted &= p == __start___mcount_loc || p[-1] <= p[0];
+                }
+                printf("pick %d zeros %d sorted %d\\n", pick(1), zeros, sorted);
+                return 0;
+            }
+            """;
+
+    private static final String STRONG = """
+            __attribute__((noinline)) int pick(int x) { return x * 3; }
+            """;
+
+    /** How each program is built: who writes the table, and how it is linked. */
+    enum Build {
+        /** Recorded by mcountkit, no PIE. */
+        X86_64_RECORDED(Toolchain.X86_64, true, List.of(), List.of("-no-pie")),
+        /** Static, so that it runs here without an i386 dynamic loader. */
+        I386_RECORDED(Toolchain.I386, true, List.of(), List.of("-no-pie", "-static")),
+        /** gcc's table, and its R_X86_64_64 relocations kept in .rela__mcount_loc, as vmlinux keeps them. */
+        X86_64_EMIT_RELOCS(
+                Toolchain.X86_64, false, List.of("-mrecord-mcount"), List.of("-no-pie", "-Wl,--emit-relocs")),
+        /** gcc's table in a PIE: every word has an R_X86_64_RELATIVE in .rela.dyn, counted by DT_RELACOUNT. */
+        X86_64_PIE(Toolchain.X86_64, false, List.of("-mrecord-mcount", "-fPIE"), List.of("-pie"));
+
+        final Toolchain toolchain;
+        final boolean recorded;
+        final List<String> compileFlags;
+        final List<String> linkFlags;
+
+        Build(Toolchain toolchain, boolean recorded, List<String> compileFlags, List<String> linkFlags) {
+            this.toolchain = toolchain;
+            this.recorded = recorded;
+            this.compileFlags = compileFlags;
+            this.linkFlags = linkFlags;
+        }
+    }
+
+    @TempDir
+    Path dir;
+
+    private final Mcountkit mcountkit = Mcountkit.withBackends(List.of(new X86Backend()));
+
+    private Path build(Build build) {
+        X86Program p = new X86Program(build.toolchain, dir);
+        List<String> flags = new ArrayList<>(List.of(X86Program.FENTRY));
+        flags.addAll(build.compileFlags);
+        Path weak = p.compile("weak", WEAK, flags.toArray(String[]::new));
+        Path strong = p.compile("strong", STRONG, flags.toArray(String[]::new));
+        if (build.recorded) {
+            for (Path object : List.of(weak, strong)) {
+                assertTrue(mcountkit.record(object, RecordOptions.DEFAULT).changed(), object + " recorded");
+            }
+        }
+        return p.link("prog", build.linkFlags, weak, strong, p.hook("__fentry__"));
+    }
+
+    private String run(Path program) {
+        return Command.check(dir, program.toString()).stdout().trim();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Build.class)
+    void theWeakBodysEntryIsZeroedFirstAndItsRelocationRetired(Build build) throws IOException {
+        Toolchain t = build.toolchain;
+        Path image = build(build);
+        List<Long> before = TableOracle.addresses(image, "__mcount_loc");
+        List<Long> dead = PruneOracle.outsideFunctions(t, image, before);
+        long start = PruneOracle.symbol(t, image, "__start___mcount_loc");
+        long stop = PruneOracle.symbol(t, image, "__stop___mcount_loc");
+        int word = t == Toolchain.I386 ? 4 : 8;
+        byte[] original = Files.readAllBytes(image);
+
+        PruneResult dry = mcountkit.prune(image, new PruneOptions(true));
+
+        assertEquals(1, dead.size(), "nm -S leaves the weak pick's entry uncovered: " + before);
+        assertEquals(
+                dead, dry.zeroed().stream().map(Verification.Finding::address).toList());
+        assertTrue(dry.changes());
+        assertFalse(dry.written());
+        assertArrayEquals(original, Files.readAllBytes(image), "a dry run changes nothing");
+        assertEquals("pick 3 zeros 0 sorted " + (isSorted(before) ? 1 : 0), run(image));
+
+        PruneResult result = mcountkit.prune(image, PruneOptions.DEFAULT);
+
+        assertEquals(
+                dead,
+                result.zeroed().stream().map(Verification.Finding::address).toList());
+        assertEquals(before.size(), result.entries());
+        assertTrue(result.written());
+        List<Long> after = TableOracle.addresses(image, "__mcount_loc");
+        List<Long> expected = new ArrayList<>(List.of(0L));
+        before.stream().filter(a -> !dead.contains(a)).sorted().forEach(expected::add);
+        assertEquals(expected, after, "zeros first, then the others ascending");
+        assertEquals("pick 3 zeros 1 sorted 1", run(image), "the loaded table keeps the zero");
+        List<PruneOracle.RelocationLine> relocations = PruneOracle.relocationsInto(t, image, start, stop);
+        List<PruneOracle.RelocationLine> none =
+                relocations.stream().filter(r -> r.type().endsWith("_NONE")).toList();
+        if (build == Build.X86_64_EMIT_RELOCS || build == Build.X86_64_PIE) {
+            assertEquals(before.size(), relocations.size(), relocations.toString());
+            assertEquals(List.of(new PruneOracle.RelocationLine(start, "R_X86_64_NONE", "0")), none);
+            assertEquals(1, result.relocationsNeutralised());
+        } else {
+            assertEquals(List.of(), relocations);
+            assertEquals(0, result.relocationsNeutralised());
+        }
+        Verification v = mcountkit.verify(image);
+        assertEquals(List.of(), v.outsideFunction());
+        assertEquals(List.of(), v.findings());
+        assertEquals(1, v.zeros());
+        assertEquals(before.size() - 1, v.checked());
+
+        byte[] pruned = Files.readAllBytes(image);
+        PruneResult again = mcountkit.prune(image, PruneOptions.DEFAULT);
+
+        assertFalse(again.changes());
+        assertFalse(again.written());
+        assertEquals(List.of(), again.zeroed());
+        assertArrayEquals(pruned, Files.readAllBytes(image), "a second prune is byte-identical");
+        assertEquals((long) word * before.size(), stop - start);
+    }
+
+    private static boolean isSorted(List<Long> words) {
+        for (int i = 1; i < words.size(); i++) {
+            if (Long.compareUnsigned(words.get(i - 1), words.get(i)) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Test
+    void anObjectIsRefusedAndLeftAsItWas() throws IOException {
+        X86Program p = new X86Program(Toolchain.X86_64, dir);
+        Path object = p.compile("weak", WEAK, X86Program.FENTRY);
+        mcountkit.record(object, RecordOptions.DEFAULT);
+        byte[] original = Files.readAllBytes(object);
+
+        InputException e = assertThrows(InputException.class, () -> mcountkit.prune(object, PruneOptions.DEFAULT));
+
+        assertTrue(e.getMessage().startsWith("not a linked image (e_type 1)"), e.getMessage());
+        assertArrayEquals(original, Files.readAllBytes(object));
+    }
+
+    @Test
+    void anImageWithoutATableIsRefusedAndLeftAsItWas() throws IOException {
+        X86Program p = new X86Program(Toolchain.X86_64, dir);
+        Path image = p.link("plain", p.compile("plain", "int main(void) { return 0; }"));
+        byte[] original = Files.readAllBytes(image);
+
+        InputException e = assertThrows(InputException.class, () -> mcountkit.prune(image, PruneOptions.DEFAULT));
+
+        assertEquals(
+                "no __mcount_loc table (nor __start_mcount_loc..__stop_mcount_loc): nothing to prune", e.getMessage());
+        assertArrayEquals(original, Files.readAllBytes(image));
+    }
+}

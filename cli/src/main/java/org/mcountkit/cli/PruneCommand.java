@@ -1,0 +1,103 @@
+package org.mcountkit.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.Mcountkit;
+import org.mcountkit.core.PruneOptions;
+import org.mcountkit.core.PruneResult;
+import org.mcountkit.core.Verification;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code prune}: Linux 6.15's table fix for any linked image, kernels before 6.15 included. */
+@Command(
+        name = "prune",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = {
+            "Zero every __mcount_loc entry of each linked image that verify reports as outside-function (inside"
+                    + " no function symbol: the dead code of an overridden weak function) and sort the table with the"
+                    + " zeros first, as Linux 6.15's scripts/sorttable does after the final link. A kernel image's"
+                    + " table is the range __start_mcount_loc..__stop_mcount_loc.",
+            "Relocations into the table follow their values; a zeroed entry's (an --emit-relocs R_X86_64_64, a"
+                    + " dynamic R_*_RELATIVE) becomes the machine's NONE type, so the entry stays 0 at run time."
+                    + " The file is replaced atomically; pruning twice changes nothing the second time.",
+            "Prints IMAGE: TABLE+0xENTRY 0xADDRESS ?: zeroed: REASON per entry (would zero, with --dry-run),"
+                    + " then IMAGE: N entries, N zero before, N zeroed, N relocations made NONE, and what was done.",
+            "Exit 0 when every image is pruned (or already was), 1 when any cannot be read, pruned or written."
+        })
+final class PruneCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Verbosity verbosity;
+
+    @Mixin
+    Plugins plugins;
+
+    @Option(names = "--dry-run", description = "List the entries that would be zeroed; change nothing.")
+    boolean dryRun;
+
+    @Parameters(paramLabel = "IMAGE", arity = "1..*", description = "Linked images (vmlinux, executables).")
+    List<Path> images;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
+        Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
+        int bad = 0;
+        for (Path image : images) {
+            PruneResult result;
+            try {
+                result = mcountkit.prune(image, new PruneOptions(dryRun));
+            } catch (InputException e) {
+                reporter.failed(image, e.getMessage());
+                bad++;
+                continue;
+            }
+            reporter.diagnostics(result.file(), result.diagnostics());
+            if (!verbosity.quiet) {
+                print(out, result, dryRun);
+            }
+        }
+        out.flush();
+        return bad == 0 ? 0 : 1;
+    }
+
+    private static void print(PrintWriter out, PruneResult r, boolean dryRun) {
+        for (Verification.Finding f : r.zeroed()) {
+            out.printf(
+                    "%s: %s+0x%x 0x%x %s: %s: %s%n",
+                    r.file(),
+                    f.table(),
+                    f.entryOffset(),
+                    f.address(),
+                    f.function() == null ? "?" : f.function(),
+                    dryRun ? "would zero" : "zeroed",
+                    f.reason());
+        }
+        String done = !r.changes() ? "already pruned, unchanged" : dryRun ? "dry run, unchanged" : "written";
+        out.printf(
+                "%s: %d entr%s, %d zero before, %d %s, %d relocation%s made NONE%s; %s%n",
+                r.file(),
+                r.entries(),
+                r.entries() == 1 ? "y" : "ies",
+                r.zerosBefore(),
+                r.zeroed().size(),
+                dryRun ? "to zero" : "zeroed",
+                r.relocationsNeutralised(),
+                r.relocationsNeutralised() == 1 ? "" : "s",
+                r.reordered() ? ", entries reordered" : "",
+                done);
+    }
+}

@@ -1,0 +1,170 @@
+package org.mcountkit.core.postlink;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.mcountkit.api.Relocation;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.Failure;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.McountLocSections;
+import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.pipeline.TableSites;
+
+/**
+ * The site tables of a linked image as the loaded program sees them: {@code __mcount_loc} and
+ * {@code __patchable_function_entries} sections, or in a kernel image the words between
+ * {@code __start_mcount_loc} and {@code __stop_mcount_loc}; with every relocation that applies to
+ * a word. A word's value is the addend of its relative dynamic relocation when it has one with an
+ * explicit addend (an arm64 kernel is linked with {@code --no-apply-dynamic-relocs}, so its words
+ * are 0 in the file and the values live in {@code .rela.dyn}), and the word itself otherwise.
+ */
+final class TableWords {
+
+    static final String START_MCOUNT_LOC = "__start_mcount_loc";
+    static final String STOP_MCOUNT_LOC = "__stop_mcount_loc";
+
+    /**
+     * A relocation that writes into a table word: entry {@code index} of {@code section}, at word
+     * {@code position} of the table (-1 when it does not start at a word boundary).
+     */
+    record Slot(Section section, int index, Relocation relocation, int position) {}
+
+    /**
+     * One table: its name in reports, the section holding it and where in that section it starts,
+     * its run-time address, the words as stored, the values the program sees, and the relocations
+     * into it. {@code patchable} for {@code __patchable_function_entries}, whose entries are NOP pads.
+     */
+    record Table(
+            String name,
+            Section holder,
+            long start,
+            long address,
+            int word,
+            boolean patchable,
+            long[] words,
+            long[] values,
+            List<Slot> slots) {
+
+        int count() {
+            return words.length;
+        }
+
+        /** The {@code __mcount_loc} table, which the kernel sorts and skips zeros of. */
+        boolean mcount() {
+            return !patchable;
+        }
+
+        long addressOf(int position) {
+            return address + (long) position * word;
+        }
+
+        long fileOffsetOf(int position) {
+            return holder.offset() + start + (long) position * word;
+        }
+    }
+
+    private TableWords() {}
+
+    /**
+     * Every table of a linked image, in file order.
+     *
+     * @throws InputException when the kernel's start and stop symbols do not lie in one section
+     */
+    static List<Table> of(ElfImage image) {
+        ElfFile file = image.file();
+        List<Table> tables = new ArrayList<>();
+        for (Section s : file.sections()) {
+            boolean mcountLoc = s.name().equals(McountLocSections.TABLE);
+            if ((mcountLoc || s.name().equals(TableSites.PATCHABLE_FUNCTION_ENTRIES)) && s.hasFileBytes()) {
+                tables.add(read(image, s.name(), s, 0, s.size(), !mcountLoc));
+            }
+        }
+        if (tables.isEmpty()) {
+            Table kernel = kernelRange(image);
+            if (kernel != null) {
+                tables.add(kernel);
+            }
+        }
+        return tables;
+    }
+
+    /** A kernel image keeps its table inside {@code .init.data}, between two linker-script symbols. */
+    private static Table kernelRange(ElfImage image) {
+        ElfFile file = image.file();
+        Symbol start = null;
+        Symbol stop = null;
+        for (Symbol s : file.symbols()) {
+            if (s.name().equals(START_MCOUNT_LOC)) {
+                start = s;
+            } else if (s.name().equals(STOP_MCOUNT_LOC)) {
+                stop = s;
+            }
+        }
+        if (start == null
+                || stop == null
+                || !start.isInSection()
+                || start.sectionIndex() >= file.sections().size()) {
+            return null;
+        }
+        Section holder = file.section(start.sectionIndex());
+        long from = start.value() - holder.address();
+        long to = stop.value() - holder.address();
+        if (from < 0 || to < from || to > holder.size() || !holder.hasFileBytes()) {
+            throw new InputException(
+                    Failure.MALFORMED,
+                    String.format(
+                            "%s..%s (0x%x..0x%x) is not inside %s",
+                            START_MCOUNT_LOC, STOP_MCOUNT_LOC, start.value(), stop.value(), holder.name()));
+        }
+        return read(image, START_MCOUNT_LOC, holder, from, to - from, false);
+    }
+
+    private static Table read(ElfImage image, String name, Section holder, long from, long size, boolean patchable) {
+        int word = image.target().pointerSize();
+        int count = (int) (size / word);
+        ByteBuffer bytes = image.file().bytes(holder);
+        long[] words = new long[count];
+        for (int i = 0; i < count; i++) {
+            int at = (int) from + i * word;
+            words[i] = word == 8 ? bytes.getLong(at) : bytes.getInt(at) & 0xffffffffL;
+        }
+        long address = holder.address() + from;
+        List<Slot> slots = slots(image, holder, address, (long) count * word, word);
+        long[] values = words.clone();
+        int relative = image.abi().relativeRelocation();
+        for (Slot s : slots) {
+            Relocation r = s.relocation();
+            if (s.position() >= 0 && s.section().isAlloc() && r.type() == relative && r.explicitAddend()) {
+                values[s.position()] = word == 8 ? r.addend() : r.addend() & 0xffffffffL;
+            }
+        }
+        return new Table(name, holder, from, address, word, patchable, words, values, List.copyOf(slots));
+    }
+
+    /**
+     * The relocations into {@code [address, address + size)}: the dynamic ones (allocated
+     * sections, which apply to the whole image) and those kept for the holder by
+     * {@code --emit-relocs}; in a linked image both give run-time addresses.
+     */
+    private static List<Slot> slots(ElfImage image, Section holder, long address, long size, int word) {
+        List<Slot> slots = new ArrayList<>();
+        for (Section rs : image.file().sections()) {
+            if (!rs.isRelocationSection() || !(rs.isAlloc() || rs.info() == holder.index())) {
+                continue;
+            }
+            List<Relocation> relocations = image.relocations(rs);
+            for (int i = 0; i < relocations.size(); i++) {
+                Relocation r = relocations.get(i);
+                long delta = r.offset() - address;
+                if (delta >= 0 && delta < size) {
+                    int position = delta % word == 0 ? (int) (delta / word) : -1;
+                    slots.add(new Slot(rs, i, r, position));
+                }
+            }
+        }
+        return slots;
+    }
+}

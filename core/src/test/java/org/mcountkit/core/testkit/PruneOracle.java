@@ -1,0 +1,65 @@
+package org.mcountkit.core.testkit;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Linux 6.15's rule for table entries, read with binutils only: an entry is dead when it lies
+ * inside no sized function symbol that {@code nm -S} shows as {@code t}, {@code T} or {@code W}
+ * ({@code scripts/sorttable}'s reading); and the relocations {@code readelf -rW} shows into a
+ * range of addresses.
+ */
+public final class PruneOracle {
+
+    /** One line of {@code readelf -rW}: where it writes, its type's name, and its last column (a RELATIVE's addend). */
+    public record RelocationLine(long offset, String type, String last) {}
+
+    private PruneOracle() {}
+
+    /** The non-zero {@code entries} no sized t/T/W symbol of {@code nm -S image} covers, in order. */
+    public static List<Long> outsideFunctions(Toolchain toolchain, Path image, List<Long> entries) {
+        List<long[]> functions = new ArrayList<>();
+        for (String line : toolchain.run("nm", "-S", image.toString()).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 4 && (f[2].equals("t") || f[2].equals("T") || f[2].equals("W"))) {
+                long start = Long.parseUnsignedLong(f[0], 16);
+                functions.add(new long[] {start, start + Long.parseUnsignedLong(f[1], 16)});
+            }
+        }
+        List<Long> outside = new ArrayList<>();
+        for (long e : entries) {
+            if (e != 0 && functions.stream().noneMatch(r -> e >= r[0] && e < r[1])) {
+                outside.add(e);
+            }
+        }
+        return outside;
+    }
+
+    /** {@code nm}'s address of {@code symbol}. */
+    public static long symbol(Toolchain toolchain, Path image, String symbol) {
+        for (String line : toolchain.run("nm", image.toString()).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 3 && f[2].equals(symbol)) {
+                return Long.parseUnsignedLong(f[0], 16);
+            }
+        }
+        throw new AssertionError("nm shows no " + symbol + " in " + image);
+    }
+
+    /** Every relocation of every section that {@code readelf -rW} shows writing into {@code [from, to)}. */
+    public static List<RelocationLine> relocationsInto(Toolchain toolchain, Path image, long from, long to) {
+        List<RelocationLine> lines = new ArrayList<>();
+        for (String line : toolchain.run("readelf", "-rW", image.toString()).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length < 3 || !f[0].matches("[0-9a-f]{8,16}") || !f[2].startsWith("R_")) {
+                continue;
+            }
+            long offset = Long.parseUnsignedLong(f[0], 16);
+            if (offset >= from && offset < to) {
+                lines.add(new RelocationLine(offset, f[2], f[f.length - 1]));
+            }
+        }
+        return lines;
+    }
+}
