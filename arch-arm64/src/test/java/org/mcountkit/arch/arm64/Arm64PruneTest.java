@@ -35,26 +35,6 @@ import org.mcountkit.core.testkit.Toolchain;
  */
 class Arm64PruneTest {
 
-    private static final String WEAK = """
-            #include <stdio.h>
-            extern unsigned long __start___mcount_loc[], __stop___mcount_loc[];
-            __attribute__((weak, noinline)) int pick(int x) { return x + 100; }
-            __attribute__((noinline)) int twice(int x) { return 2 * x; }
-            int main(void) {
-                int zeros = 0, sorted = 1;
-                for (unsigned long *p = __start___mcount_loc; p < __stop___mcount_loc; p++) {
-                    zeros += *p == 0;
-                    sorted &= p == __start___mcount_loc || p[-1] <= p[0];
-                }
-                printf("pick %d zeros %d sorted %d\\n", pick(1), zeros, sorted);
-                return 0;
-            }
-            """;
-
-    private static final String STRONG = """
-            __attribute__((noinline)) int pick(int x) { return x * 3; }
-            """;
-
     /** An {@code _mcount} that returns at once, so no profiling run-time is linked in. */
     private static final String HOOK = """
             \t.text
@@ -77,7 +57,8 @@ class Arm64PruneTest {
         List<Path> objects = new ArrayList<>();
         for (String name : List.of("weak", "strong")) {
             Path object = T.compile(
-                    Samples.write(dir, name + ".c", name.equals("weak") ? WEAK : STRONG),
+                    Samples.write(
+                            dir, name + ".c", name.equals("weak") ? PruneOracle.WEAK_PROGRAM : PruneOracle.STRONG_PICK),
                     dir.resolve(name + ".o"),
                     "-pg",
                     "-fPIE");

@@ -34,27 +34,6 @@ import org.mcountkit.core.testkit.Toolchain;
  */
 class PruneTest {
 
-    /** Reads the table between the linker's {@code __start___mcount_loc} and {@code __stop___mcount_loc}. */
-    private static final String WEAK = """
-            #include <stdio.h>
-            extern unsigned long __start___mcount_loc[], __stop___mcount_loc[];
-            __attribute__((weak, noinline)) int pick(int x) { return x + 100; }
-            __attribute__((noinline)) int twice(int x) { return 2 * x; }
-            int main(void) {
-                int zeros = 0, sorted = 1;
-                for (unsigned long *p = __start___mcount_loc; p < __stop___mcount_loc; p++) {
-                    zeros += *p == 0;
-                    sorted &= p == __start___mcount_loc || p[-1] <= p[0];
-                }
-                printf("pick %d zeros %d sorted %d\\n", pick(1), zeros, sorted);
-                return 0;
-            }
-            """;
-
-    private static final String STRONG = """
-            __attribute__((noinline)) int pick(int x) { return x * 3; }
-            """;
-
     /** How each program is built: who writes the table, and how it is linked. */
     enum Build {
         /** Recorded by mcountkit, no PIE. */
@@ -89,8 +68,8 @@ class PruneTest {
         X86Program p = new X86Program(build.toolchain, dir);
         List<String> flags = new ArrayList<>(List.of(X86Program.FENTRY));
         flags.addAll(build.compileFlags);
-        Path weak = p.compile("weak", WEAK, flags.toArray(String[]::new));
-        Path strong = p.compile("strong", STRONG, flags.toArray(String[]::new));
+        Path weak = p.compile("weak", PruneOracle.WEAK_PROGRAM, flags.toArray(String[]::new));
+        Path strong = p.compile("strong", PruneOracle.STRONG_PICK, flags.toArray(String[]::new));
         if (build.recorded) {
             for (Path object : List.of(weak, strong)) {
                 assertTrue(mcountkit.record(object, RecordOptions.DEFAULT).changed(), object + " recorded");
@@ -176,7 +155,7 @@ class PruneTest {
     @Test
     void anObjectIsRefusedAndLeftAsItWas() throws IOException {
         X86Program p = new X86Program(Toolchain.X86_64, dir);
-        Path object = p.compile("weak", WEAK, X86Program.FENTRY);
+        Path object = p.compile("weak", PruneOracle.WEAK_PROGRAM, X86Program.FENTRY);
         mcountkit.record(object, RecordOptions.DEFAULT);
         byte[] original = Files.readAllBytes(object);
 

@@ -15,6 +15,33 @@ public final class PruneOracle {
     /** One line of {@code readelf -rW}: where it writes, its type's name, and its last column (a RELATIVE's addend). */
     public record RelocationLine(long offset, String type, String last) {}
 
+    /**
+     * A program whose weak {@code pick} {@link #STRONG_PICK} overrides, so the weak body's table
+     * entry lies in no function; it reads its own table between the linker's
+     * {@code __start___mcount_loc} and {@code __stop___mcount_loc} after loading and prints how
+     * many entries are zero and whether the others are sorted.
+     */
+    public static final String WEAK_PROGRAM = """
+            #include <stdio.h>
+            extern unsigned long __start___mcount_loc[], __stop___mcount_loc[];
+            __attribute__((weak, noinline)) int pick(int x) { return x + 100; }
+            __attribute__((noinline)) int twice(int x) { return 2 * x; }
+            int main(void) {
+                int zeros = 0, sorted = 1;
+                for (unsigned long *p = __start___mcount_loc; p < __stop___mcount_loc; p++) {
+                    zeros += *p == 0;
+                    sorted &= p == __start___mcount_loc || p[-1] <= p[0];
+                }
+                printf("pick %d zeros %d sorted %d\\n", pick(1), zeros, sorted);
+                return 0;
+            }
+            """;
+
+    /** The strong {@code pick}. */
+    public static final String STRONG_PICK = """
+            __attribute__((noinline)) int pick(int x) { return x * 3; }
+            """;
+
     private PruneOracle() {}
 
     /** The non-zero {@code entries} no sized t/T/W symbol of {@code nm -S image} covers, in order. */
