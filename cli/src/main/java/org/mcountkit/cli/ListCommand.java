@@ -3,10 +3,8 @@ package org.mcountkit.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Outcome;
 import org.mcountkit.core.output.JsonReportWriter;
@@ -57,13 +55,11 @@ final class ListCommand implements Callable<Integer> {
         List<Outcome> outcomes = mcountkit.listAll(files, jobs.jobs, progress::finished);
         progress.close();
         TextReportWriter text = new TextReportWriter();
-        List<FileReport> reports = new ArrayList<>();
         int bad = 0;
         for (Outcome outcome : outcomes) {
             if (outcome.isFailure()) {
                 reporter.failed(outcome.file(), outcome.reason());
             } else {
-                reports.add(outcome.report());
                 if (json) {
                     // Every failure also reaches standard error, where a build's log shows it.
                     reporter.errors(outcome.report());
@@ -76,7 +72,7 @@ final class ListCommand implements Callable<Integer> {
             bad += outcome.isBad() ? 1 : 0;
         }
         if (json) {
-            new JsonReportWriter(false).write(reports, out);
+            new JsonReportWriter(false).writeOutcomes(outcomes, out);
         }
         out.flush();
         return bad == 0 ? 0 : 1;

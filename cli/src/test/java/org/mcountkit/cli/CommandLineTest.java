@@ -118,6 +118,24 @@ class CommandLineTest {
         assertEquals(new CliRun(0, "", ""), CliRun.of("record", "--strict", clean.toString()));
     }
 
+    /** A file that cannot be read keeps its place in the array, with its reason, and on stderr. */
+    @Test
+    void listJsonKeepsAFailingFileInTheArray() throws IOException {
+        Path object = Toolchain.X86_64.compile(source, dir.resolve("j.o"), "-pg", "-mfentry");
+        Path missing = dir.resolve("missing.o");
+
+        CliRun run = CliRun.of("list", "--json", missing.toString(), object.toString());
+
+        assertEquals(1, run.exitCode());
+        JsonNode files = new ObjectMapper().readTree(run.out());
+        assertEquals(2, files.size(), run.out());
+        assertEquals(List.of("file", "error"), List.copyOf(fieldNames(files.get(0))));
+        assertEquals(missing.toString(), files.get(0).get("file").asText());
+        assertEquals("no such file", files.get(0).get("error").asText());
+        assertEquals(object.toString(), files.get(1).get("file").asText());
+        assertEquals("mcountkit: " + missing + ": no such file\n", run.err());
+    }
+
     /**
      * Every field of README's JSON example, with the documented types and values, on an object
      * (sites checked against gcc's own table) and on a linked image (which adds {@code address}).

@@ -7,6 +7,7 @@ import java.util.List;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Outcome;
 
 /**
  * Writes reports as the documented JSON schema: an array with one object per file,
@@ -27,6 +28,27 @@ public final class JsonReportWriter {
             json.writeStartArray();
             for (FileReport report : reports) {
                 writeFile(json, report);
+            }
+            json.writeEndArray();
+        });
+    }
+
+    /**
+     * Writes one object per file in input order, a file that could not be read included as
+     * {@code {"file","error"}}, so a reader of the array sees every file it asked about.
+     */
+    public void writeOutcomes(List<Outcome> outcomes, Writer out) throws IOException {
+        JsonOutput.write(out, json -> {
+            json.writeStartArray();
+            for (Outcome outcome : outcomes) {
+                if (outcome.isFailure()) {
+                    json.writeStartObject();
+                    json.writeStringField("file", outcome.file().toString());
+                    json.writeStringField("error", outcome.reason());
+                    json.writeEndObject();
+                } else {
+                    writeFile(json, outcome.report());
+                }
             }
             json.writeEndArray();
         });
