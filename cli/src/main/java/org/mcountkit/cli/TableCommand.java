@@ -15,6 +15,7 @@ import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TableAsmWriter;
+import org.mcountkit.core.output.TableObjectWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -68,7 +69,8 @@ final class TableCommand implements Callable<Integer> {
     @Option(
             names = {"-o", "--output"},
             paramLabel = "OUT",
-            description = "Write here, atomically (required for object; asm and json go to stdout without it).")
+            description = "Write here, atomically; - is standard output (needed for object; asm and json go to"
+                    + " standard output without it).")
     Path output;
 
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "ELF objects or linked images of one machine.")
@@ -77,8 +79,10 @@ final class TableCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (format == Format.object && output == null) {
-            throw new ParameterException(spec.commandLine(), "--format object needs -o OUT");
+            throw new ParameterException(
+                    spec.commandLine(), "--format object needs -o OUT (-o - writes it to standard output)");
         }
+        boolean toStandardOutput = output != null && output.toString().equals("-");
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
         Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
         Table table;
@@ -92,7 +96,11 @@ final class TableCommand implements Callable<Integer> {
         if (table.inputs().stream().anyMatch(FileReport::hasErrors)) {
             return 1;
         }
-        if (output != null) {
+        if (toStandardOutput && format == Format.object) {
+            // Bytes, not text: straight to the process's standard output, as llvm-objcopy's -o - does.
+            System.out.write(new TableObjectWriter().write(table));
+            System.out.flush();
+        } else if (output != null && !toStandardOutput) {
             try {
                 mcountkit.writeTable(table, TableFormat.valueOf(format.name().toUpperCase(Locale.ROOT)), output);
             } catch (InputException e) {

@@ -254,7 +254,11 @@ class PatchCommandTest {
         assertEquals(2, both.exitCode());
         assertTrue(both.err().contains("mutually exclusive"), both.err());
         assertEquals(2, objectToStdout.exitCode());
-        assertTrue(objectToStdout.err().startsWith("mcountkit: --format object needs -o OUT"), objectToStdout.err());
+        assertTrue(
+                objectToStdout
+                        .err()
+                        .startsWith("mcountkit: --format object needs -o OUT (-o - writes it to standard output)"),
+                objectToStdout.err());
     }
 
     private Path recordedImage(Machine m) {

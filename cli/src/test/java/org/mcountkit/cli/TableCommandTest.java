@@ -2,6 +2,7 @@ package org.mcountkit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -225,5 +226,39 @@ class TableCommandTest {
         assertTrue(
                 relocations.stream().allMatch(r -> r.type().equals("R_AARCH64_ABS64") && r.addend() > 0),
                 relocations.toString());
+    }
+
+    /** {@code -o -} is standard output, as for llvm-objcopy and llvm-xray: the same bytes as a file. */
+    @Test
+    void dashIsStandardOutput() throws IOException, InterruptedException {
+        Machine m = Machine.X86_64;
+        Path first = m.link(dir, "first", m.compile(dir, "prog", Machine.PROGRAM), m.hookObject(dir));
+        assertEquals(
+                0,
+                CliRun.of("table", "-o", dir.resolve("table.o").toString(), first.toString())
+                        .exitCode());
+        CliRun asmFile = CliRun.of(
+                "table", "--format", "asm", "-o", dir.resolve("table.S").toString(), first.toString());
+
+        CliRun asmDash = CliRun.of("table", "--format", "asm", "-o", "-", first.toString());
+        Process object = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "table",
+                        "-o",
+                        "-",
+                        first.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        byte[] written = object.getInputStream().readAllBytes();
+
+        assertEquals(0, asmFile.exitCode(), asmFile.err());
+        assertEquals(0, asmDash.exitCode(), asmDash.err());
+        assertEquals(Files.readString(dir.resolve("table.S")), asmDash.out());
+        assertEquals(0, object.waitFor());
+        assertArrayEquals(Files.readAllBytes(dir.resolve("table.o")), written);
+        assertFalse(Files.exists(Path.of("-")), "no file named -");
     }
 }
