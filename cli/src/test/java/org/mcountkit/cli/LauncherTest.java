@@ -1,6 +1,7 @@
 package org.mcountkit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -46,6 +47,8 @@ class LauncherTest {
                         "\n",
                         "#!/bin/sh",
                         "echo build >> " + builds,
+                        // What Debian's Maven 3.8 prints even with -B and no colour.
+                        "printf '\\033[0m\\033[0m'",
                         "sleep 1",
                         "mkdir -p cli/target",
                         jarTool + " cf cli/target/mcountkit-cli-0.1.0-SNAPSHOT-all.jar -C " + dir.resolve("empty")
@@ -68,6 +71,7 @@ class LauncherTest {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, p.exitValue(), out);
             assertTrue(out.contains("mcountkit "), out);
+            assertFalse(out.contains("\u001b"), "no terminal escapes from the build: " + out);
         }
         assertEquals(List.of("build"), Files.readAllLines(builds), "one build for all launchers");
     }
