@@ -127,19 +127,7 @@ class PruneTest {
             assertEquals(List.of(), relocations);
             assertEquals(0, result.relocationsNeutralised());
         }
-        Verification v = mcountkit.verify(image);
-        assertEquals(List.of(), v.outsideFunction());
-        assertEquals(List.of(), v.findings());
-        assertEquals(1, v.zeros());
-        assertEquals(before.size() - 1, v.checked());
-
-        byte[] pruned = Files.readAllBytes(image);
-        PruneResult again = mcountkit.prune(image, PruneOptions.DEFAULT);
-
-        assertFalse(again.changes());
-        assertFalse(again.written());
-        assertEquals(List.of(), again.zeroed());
-        assertArrayEquals(pruned, Files.readAllBytes(image), "a second prune is byte-identical");
+        PruneOracle.assertPrunedAndStable(mcountkit, image, before.size());
         assertEquals((long) word * before.size(), stop - start);
     }
 
