@@ -2,6 +2,7 @@ package org.mcountkit.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -12,7 +13,7 @@ import org.mcountkit.core.output.TextReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -24,7 +25,7 @@ import picocli.CommandLine.Spec;
         description = {
             "List the call sites of each file without changing it; @FILE reads arguments from FILE.",
             "Text: FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE per site, then 0xADDRESS for linked images.",
-            "--json: the schema in README.md."
+            "--format json and jsonl: the schema in README.md."
         })
 final class ListCommand implements Callable<Integer> {
 
@@ -40,41 +41,73 @@ final class ListCommand implements Callable<Integer> {
     @Mixin
     Plugins plugins;
 
-    @Option(names = "--json", description = "Print one JSON array with an object per file.")
-    boolean json;
+    @Mixin
+    OutputStyle output;
 
-    @Parameters(paramLabel = "FILE", arity = "1..*", description = "ELF objects or linked images.")
+    @Parameters(
+            paramLabel = "FILE",
+            arity = "1..*",
+            description = "ELF objects or linked images; - reads one from standard input.")
     List<Path> files;
 
     @Override
     public Integer call() throws IOException {
+        OutputStyle.Style style = output.style();
+        StandardInput stdin;
+        try {
+            stdin = StandardInput.of(files, System.in);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        try (stdin) {
+            return list(style, stdin);
+        }
+    }
+
+    private int list(OutputStyle.Style style, StandardInput stdin) throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
         Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
         Progress progress = Progress.forRun(files.size(), verbosity.quiet);
-        List<Outcome> outcomes = mcountkit.listAll(files, jobs.jobs, progress::finished);
+        JsonReportWriter jsonWriter = new JsonReportWriter(false);
+        List<Outcome> outcomes = mcountkit.listAll(stdin.files(files), jobs.jobs, outcome -> {
+            progress.finished(outcome);
+            if (style == OutputStyle.Style.jsonl) {
+                writeLine(jsonWriter, stdin.shown(outcome), out);
+            }
+        });
+        outcomes = outcomes.stream().map(stdin::shown).toList();
         progress.close();
         TextReportWriter text = new TextReportWriter();
         int bad = 0;
         for (Outcome outcome : outcomes) {
             if (outcome.isFailure()) {
                 reporter.failed(outcome.file(), outcome.reason());
+            } else if (style == OutputStyle.Style.text) {
+                text.write(outcome.report(), out);
+                out.flush();
+                reporter.diagnostics(outcome.report());
             } else {
-                if (json) {
-                    // Every failure also reaches standard error, where a build's log shows it.
-                    reporter.errors(outcome.report());
-                } else {
-                    text.write(outcome.report(), out);
-                    out.flush();
-                    reporter.diagnostics(outcome.report());
-                }
+                // Every failure also reaches standard error, where a build's log shows it.
+                reporter.errors(outcome.report());
             }
             bad += outcome.isBad() ? 1 : 0;
         }
-        if (json) {
-            new JsonReportWriter(false).writeOutcomes(outcomes, out);
+        if (style == OutputStyle.Style.json) {
+            jsonWriter.writeOutcomes(outcomes, out);
         }
         out.flush();
         return bad == 0 ? 0 : 1;
+    }
+
+    /** One JSON Lines record as its file finishes, from the worker thread that read it. */
+    private static void writeLine(JsonReportWriter writer, Outcome outcome, PrintWriter out) {
+        synchronized (out) {
+            try {
+                writer.writeLine(outcome, out);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 }

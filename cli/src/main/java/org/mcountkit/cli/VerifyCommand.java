@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
                     + " skips or NOPs. It is not bad unless --strict is given.",
             "Text: IMAGE: TABLE+0xENTRY 0xADDRESS FUNCTION: REASON: found BYTES, expected ... per bad entry,"
                     + " IMAGE: TABLE+0xENTRY 0xADDRESS ?: outside-function: REASON: found BYTES per entry outside"
-                    + " a function, then a summary line per image. --json: see README.md.",
+                    + " a function, then a summary line per image. --format json and jsonl: see README.md.",
             "Exit 0 when no entry is bad, 1 when any is bad (or, with --strict, outside a function) or an"
                     + " image cannot be read."
         })
@@ -49,8 +49,8 @@ final class VerifyCommand implements Callable<Integer> {
     @Mixin
     Plugins plugins;
 
-    @Option(names = "--json", description = "Print one JSON array with an object per image.")
-    boolean json;
+    @Mixin
+    OutputStyle output;
 
     @Option(
             names = "--strict",
@@ -62,6 +62,8 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        OutputStyle.Style style = output.style();
+        VerificationJsonWriter jsonWriter = new VerificationJsonWriter();
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
         Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
@@ -78,13 +80,17 @@ final class VerifyCommand implements Callable<Integer> {
             }
             results.add(v);
             reporter.diagnostics(v.file(), v.diagnostics());
-            if (!json) {
-                print(out, v);
+            switch (style) {
+                case text -> print(out, v);
+                case jsonl -> jsonWriter.writeLine(v, out);
+                case json -> {
+                    // the array is written once every image is read
+                }
             }
             bad += v.clean(strict) ? 0 : 1;
         }
-        if (json) {
-            new VerificationJsonWriter().write(results, out);
+        if (style == OutputStyle.Style.json) {
+            jsonWriter.write(results, out);
         }
         out.flush();
         return bad == 0 ? 0 : 1;

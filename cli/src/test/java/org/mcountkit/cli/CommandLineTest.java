@@ -129,11 +129,53 @@ class CommandLineTest {
         assertEquals(1, run.exitCode());
         JsonNode files = new ObjectMapper().readTree(run.out());
         assertEquals(2, files.size(), run.out());
-        assertEquals(List.of("file", "error"), List.copyOf(fieldNames(files.get(0))));
+        assertEquals(List.of("schemaVersion", "file", "error"), List.copyOf(fieldNames(files.get(0))));
         assertEquals(missing.toString(), files.get(0).get("file").asText());
         assertEquals("no such file", files.get(0).get("error").asText());
         assertEquals(object.toString(), files.get(1).get("file").asText());
         assertEquals("mcountkit: " + missing + ": no such file\n", run.err());
+    }
+
+    /**
+     * {@code --format jsonl} prints the objects of {@code --json}'s array, one compact object per
+     * line (a failing file's too), for {@code list} and {@code verify}; {@code --json} with
+     * another style is a usage error.
+     */
+    @Test
+    void jsonLinesHoldTheArraysObjectsOneALine() throws IOException {
+        Path object = Toolchain.X86_64.compile(source, dir.resolve("j.o"), "-pg", "-mfentry");
+        Path missing = dir.resolve("missing.o");
+        Path image = linkedImage();
+        ObjectMapper mapper = new ObjectMapper();
+        List<List<String>> commands = List.of(
+                List.of("list", "-j", "1", object.toString(), missing.toString(), image.toString()),
+                List.of("verify", image.toString(), image.toString()));
+        for (List<String> command : commands) {
+            List<String> asArray = new ArrayList<>(command);
+            asArray.add(1, "--json");
+            List<String> asLines = new ArrayList<>(command);
+            asLines.addAll(1, List.of("--format", "jsonl"));
+
+            CliRun array = CliRun.of(asArray.toArray(String[]::new));
+            CliRun lines = CliRun.of(asLines.toArray(String[]::new));
+
+            assertEquals(array.exitCode(), lines.exitCode(), lines.err());
+            assertEquals(array.err(), lines.err());
+            JsonNode objects = mapper.readTree(array.out());
+            assertTrue(lines.out().endsWith("\n"), lines.out());
+            List<String> records = List.of(lines.out().split("\n"));
+            assertEquals(objects.size(), records.size(), lines.out());
+            for (int i = 0; i < records.size(); i++) {
+                assertFalse(records.get(i).isBlank());
+                assertEquals(objects.get(i), mapper.readTree(records.get(i)), records.get(i));
+                assertEquals(1, objects.get(i).get("schemaVersion").asInt());
+            }
+        }
+
+        CliRun both = CliRun.of("list", "--json", "--format", "jsonl", object.toString());
+
+        assertEquals(2, both.exitCode());
+        assertTrue(both.err().startsWith("mcountkit: --json and --format jsonl disagree\n"), both.err());
     }
 
     /**
@@ -147,22 +189,30 @@ class CommandLineTest {
         Set<String> siteFields = fieldNames(documented.get("sites").get(0));
         Set<String> diagnosticFields = fieldNames(documented.get("diagnostics").get(0));
         assertEquals(
-                List.of("file", "machine", "elfClass", "byteOrder", "sites", "diagnostics"),
+                List.of("schemaVersion", "file", "machine", "elfClass", "byteOrder", "sites", "diagnostics"),
                 List.copyOf(fileFields),
-                "the issue's schema");
+                "the issue's schema, with its version");
+        assertEquals(1, documented.get("schemaVersion").asInt());
         assertEquals(Set.of("section", "offset", "length", "function", "hook", "source"), siteFields);
         assertEquals(Set.of("severity", "section", "offset", "message"), diagnosticFields);
         String readme = readme();
         String explained = readme.substring(
                 readme.indexOf("```", readme.indexOf("```json")) + 3,
                 readme.indexOf("\n## ", readme.indexOf("```json")));
-        for (String field :
-                List.of("offset", "length", "function", "hook", "address", "source", "severity", "section")) {
+        for (String field : List.of(
+                "schemaVersion", "offset", "length", "function", "hook", "address", "source", "severity", "section")) {
             assertTrue(explained.contains("`" + field + "`"), "README explains `" + field + "`: " + explained);
         }
         Path object = Toolchain.X86_64.compile(source, dir.resolve("j.o"), "-pg", "-mfentry");
         Path withTable = Toolchain.X86_64.compile(source, dir.resolve("gcc.o"), "-pg", "-mfentry", "-mrecord-mcount");
-        Path image = linkedImage();
+        // Stripped: no function symbols to walk the code by, so its sites are its table's entries.
+        Path image = dir.resolve("prog.stripped");
+        Command.check(
+                dir,
+                Toolchain.X86_64.tool("strip"),
+                "-o",
+                image.toString(),
+                linkedImage().toString());
         Path i386 = Toolchain.I386.compile(source, dir.resolve("i386.o"), "-pg");
 
         CliRun run = CliRun.of("list", "--json", object.toString(), image.toString(), i386.toString());

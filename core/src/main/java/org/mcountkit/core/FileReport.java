@@ -34,6 +34,11 @@ public record FileReport(
         this(file, machine, target, sites, untracedSites, diagnostics, changed, false);
     }
 
+    /** The same report on a file named {@code shownAs} (a copy of standard input is shown as {@code -}). */
+    public FileReport withFile(Path shownAs) {
+        return new FileReport(shownAs, machine, target, sites, untracedSites, diagnostics, changed, linked);
+    }
+
     public boolean hasErrors() {
         return has(Severity.ERROR);
     }

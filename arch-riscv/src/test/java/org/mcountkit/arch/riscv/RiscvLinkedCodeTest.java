@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.mcountkit.api.Instruction;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.SiteState;
@@ -193,7 +194,7 @@ class RiscvLinkedCodeTest {
 
         assertEquals(List.of(), fromTheStart);
         assertEquals(
-                List.of(new CodeReader.HookCall(0, 4, phantom)),
+                List.of(new CodeReader.HookCall(0, 4, phantom, Instruction.UNKNOWN_TARGET)),
                 fromTheMiddle,
                 "the phantom call is there to be misread");
     }

@@ -7,11 +7,17 @@ import java.io.IOException;
 import java.io.Writer;
 
 /**
- * The one way mcountkit writes a JSON document: pretty-printed, ended by a newline, and leaving
- * the writer open for its owner (Jackson would otherwise close it with the generator, and the
- * newline after the document would be lost).
+ * The one way mcountkit writes JSON: a document pretty-printed, or a JSON Lines record on one
+ * line, each ended by a newline, leaving the writer open for its owner (Jackson would otherwise
+ * close it with the generator, and the newline after the document would be lost).
  */
 final class JsonOutput {
+
+    /**
+     * The version of the report schemas ({@code list}, {@code table --format json}, {@code
+     * verify}), in every file's object; it changes only when a field changes meaning or goes.
+     */
+    static final int SCHEMA_VERSION = 1;
 
     private static final JsonFactory FACTORY =
             JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
@@ -24,11 +30,23 @@ final class JsonOutput {
     private JsonOutput() {}
 
     static void write(Writer out, Document document) throws IOException {
+        write(out, document, true);
+    }
+
+    /** Writes one JSON Lines record: the document on a single line, then the newline, and flushes. */
+    static void writeLine(Writer out, Document document) throws IOException {
+        write(out, document, false);
+    }
+
+    private static void write(Writer out, Document document, boolean pretty) throws IOException {
         try (JsonGenerator json = FACTORY.createGenerator(out)) {
-            json.useDefaultPrettyPrinter();
+            if (pretty) {
+                json.useDefaultPrettyPrinter();
+            }
             document.writeTo(json);
         }
-        out.write(System.lineSeparator());
+        // JSON Lines ends every record with \n, whatever the platform.
+        out.write(pretty ? System.lineSeparator() : "\n");
         out.flush();
     }
 }

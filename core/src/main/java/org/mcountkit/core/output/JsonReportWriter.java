@@ -10,9 +10,10 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Outcome;
 
 /**
- * Writes reports as the documented JSON schema: an array with one object per file,
- * {@code {"file","machine","elfClass","byteOrder","sites":[...],"diagnostics":[...]}}. Sites of
- * linked images also carry their run-time {@code address}.
+ * Writes reports as the documented JSON schema: an array with one object per file (or one JSON
+ * Lines record per file), {@code {"schemaVersion","file","machine","elfClass","byteOrder",
+ * "sites":[...],"diagnostics":[...]}}. Sites of linked images also carry their run-time {@code
+ * address}.
  */
 public final class JsonReportWriter {
 
@@ -41,21 +42,32 @@ public final class JsonReportWriter {
         JsonOutput.write(out, json -> {
             json.writeStartArray();
             for (Outcome outcome : outcomes) {
-                if (outcome.isFailure()) {
-                    json.writeStartObject();
-                    json.writeStringField("file", outcome.file().toString());
-                    json.writeStringField("error", outcome.reason());
-                    json.writeEndObject();
-                } else {
-                    writeFile(json, outcome.report());
-                }
+                writeOutcome(json, outcome);
             }
             json.writeEndArray();
         });
     }
 
+    /** Writes one file's object as a JSON Lines record (one line), a failure as {@code {"file","error"}}. */
+    public void writeLine(Outcome outcome, Writer out) throws IOException {
+        JsonOutput.writeLine(out, json -> writeOutcome(json, outcome));
+    }
+
+    private void writeOutcome(JsonGenerator json, Outcome outcome) throws IOException {
+        if (outcome.isFailure()) {
+            json.writeStartObject();
+            json.writeNumberField("schemaVersion", JsonOutput.SCHEMA_VERSION);
+            json.writeStringField("file", outcome.file().toString());
+            json.writeStringField("error", outcome.reason());
+            json.writeEndObject();
+        } else {
+            writeFile(json, outcome.report());
+        }
+    }
+
     private void writeFile(JsonGenerator json, FileReport report) throws IOException {
         json.writeStartObject();
+        json.writeNumberField("schemaVersion", JsonOutput.SCHEMA_VERSION);
         json.writeStringField("file", report.file().toString());
         json.writeStringField("machine", report.machine());
         json.writeStringField("elfClass", report.target().elfClass().name());

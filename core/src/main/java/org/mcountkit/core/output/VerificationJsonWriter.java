@@ -8,8 +8,8 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.Verification;
 
 /**
- * Writes {@code verify --json}: an array with one object per image,
- * {@code {"file","machine","checked","zeros","clean","findings":[{"table","entryOffset","address",
+ * Writes {@code verify --format json}: an array with one object per image (or one JSON Lines
+ * record per image), {@code {"schemaVersion","file","machine","checked","zeros","clean","findings":[{"table","entryOffset","address",
  * "function","found","expected","reason"}],"outsideFunction":[...],"diagnostics":[...]}}, where
  * {@code findings} are the bad entries and {@code outsideFunction} the entries with the right
  * bytes in no function, in the same form ({@code clean} is false only for bad entries).
@@ -20,26 +20,36 @@ public final class VerificationJsonWriter {
         JsonOutput.write(out, json -> {
             json.writeStartArray();
             for (Verification v : results) {
-                json.writeStartObject();
-                json.writeStringField("file", v.file().toString());
-                json.writeStringField("machine", v.machine());
-                json.writeNumberField("checked", v.checked());
-                json.writeNumberField("zeros", v.zeros());
-                json.writeBooleanField("clean", v.clean());
-                writeEntries(json, "findings", v.findings());
-                writeEntries(json, "outsideFunction", v.outsideFunction());
-                json.writeArrayFieldStart("diagnostics");
-                for (Diagnostic d : v.diagnostics()) {
-                    json.writeStartObject();
-                    json.writeStringField("severity", d.severity().label());
-                    json.writeStringField("message", d.message());
-                    json.writeEndObject();
-                }
-                json.writeEndArray();
-                json.writeEndObject();
+                writeImage(json, v);
             }
             json.writeEndArray();
         });
+    }
+
+    /** Writes one image's object as a JSON Lines record (one line). */
+    public void writeLine(Verification v, Writer out) throws IOException {
+        JsonOutput.writeLine(out, json -> writeImage(json, v));
+    }
+
+    private static void writeImage(JsonGenerator json, Verification v) throws IOException {
+        json.writeStartObject();
+        json.writeNumberField("schemaVersion", JsonOutput.SCHEMA_VERSION);
+        json.writeStringField("file", v.file().toString());
+        json.writeStringField("machine", v.machine());
+        json.writeNumberField("checked", v.checked());
+        json.writeNumberField("zeros", v.zeros());
+        json.writeBooleanField("clean", v.clean());
+        writeEntries(json, "findings", v.findings());
+        writeEntries(json, "outsideFunction", v.outsideFunction());
+        json.writeArrayFieldStart("diagnostics");
+        for (Diagnostic d : v.diagnostics()) {
+            json.writeStartObject();
+            json.writeStringField("severity", d.severity().label());
+            json.writeStringField("message", d.message());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
     }
 
     private static void writeEntries(JsonGenerator json, String field, List<Verification.Finding> entries)

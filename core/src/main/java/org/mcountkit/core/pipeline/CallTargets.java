@@ -51,6 +51,15 @@ public final class CallTargets {
         return new CallTargets(Set.copyOf(image.hooks().defined().keySet()), slots);
     }
 
+    /**
+     * Only calls through the slots that hold a hook: a linked image importing its hook reaches it
+     * through a GOT slot (a PIE's {@code call *slot(%rip)}) or through a PLT stub, and only the
+     * slot's dynamic relocation says which hook a call goes to.
+     */
+    static CallTargets slotsOf(ElfImage image) {
+        return new CallTargets(Set.of(), new HookSlots(image));
+    }
+
     /** True when any direct call, and any call whose destination the bytes do not tell, counts. */
     public boolean isAny() {
         return addresses == null;
@@ -59,6 +68,11 @@ public final class CallTargets {
     /** True when a call to {@code target} (already cut to the file's address width) counts. */
     boolean accepts(long target) {
         return addresses == null || addresses.contains(target);
+    }
+
+    /** The hook a counted call through the slot at {@code slot} reaches, or null when no slot is known to hold one. */
+    String hookThroughSlot(long slot) {
+        return slots == null ? null : slots.hookAt(slot);
     }
 
     /** True when a call through the pointer slot at {@code slot} (cut to the address width) counts. */

@@ -126,9 +126,8 @@ public final class CodeReader {
         while (at < end) {
             Instruction here = decode(code, at);
             if (callsHook(here, targets) && at + here.length() <= end) {
-                long to = ((Instruction.Call) here).target();
-                calls.add(new HookCall(
-                        at - start, here.length(), to == Instruction.UNKNOWN_TARGET ? to : to & addressMask));
+                Instruction.Call call = (Instruction.Call) here;
+                calls.add(new HookCall(at - start, here.length(), masked(call.target()), masked(call.slot())));
                 at += here.length();
             } else {
                 at += abi.scanByteByByte() ? 1 : here.length();
@@ -139,9 +138,14 @@ public final class CodeReader {
 
     /**
      * A call to the hook found by {@link #hookCalls}: {@code length} bytes at {@code offset}, going
-     * to {@code target} ({@link Instruction#UNKNOWN_TARGET} when the bytes do not say).
+     * to {@code target}, or through the pointer slot at {@code slot} ({@link
+     * Instruction#UNKNOWN_TARGET} when the bytes do not say).
      */
-    public record HookCall(int offset, int length, long target) {}
+    public record HookCall(int offset, int length, long target, long slot) {}
+
+    private long masked(long address) {
+        return address == Instruction.UNKNOWN_TARGET ? address : address & addressMask;
+    }
 
     /**
      * What a site at {@code address} should hold, for messages: the call to each of

@@ -1,6 +1,7 @@
 package org.mcountkit.core.pipeline;
 
 import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ import org.mcountkit.core.elf.ElfFile;
 final class HookSlots {
 
     private final ElfImage image;
-    private Set<Long> hooks;
+    private Map<Long, String> hooks;
     private Set<Long> filled;
 
     HookSlots(ElfImage image) {
@@ -35,7 +36,7 @@ final class HookSlots {
         if (hooks == null) {
             readDynamicRelocations();
         }
-        if (hooks.contains(slot)) {
+        if (hooks.containsKey(slot)) {
             return true;
         }
         if (filled.contains(slot)) {
@@ -45,8 +46,17 @@ final class HookSlots {
         return word != null && image.hooks().defined().containsKey(word);
     }
 
+    /** The hook the slot at {@code slot} holds, or null; call only where {@link #holdsHook} is true. */
+    String hookAt(long slot) {
+        if (hooks == null) {
+            readDynamicRelocations();
+        }
+        String named = hooks.get(slot);
+        return named != null ? named : image.hooks().defined().get(wordAt(slot));
+    }
+
     private void readDynamicRelocations() {
-        hooks = new HashSet<>();
+        hooks = new HashMap<>();
         filled = new HashSet<>();
         ElfFile file = image.file();
         Abi abi = image.abi();
@@ -67,14 +77,15 @@ final class HookSlots {
                 if (abi.symbolSlotRelocations().contains(r.type()) && named && r.symbolIndex() > 0) {
                     filled.add(slot);
                     boolean noAddend = !r.explicitAddend() || r.addend() == 0;
-                    if (noAddend
-                            && abi.hooks().contains(symbols.get(r.symbolIndex()).name())) {
-                        hooks.add(slot);
+                    String name = symbols.get(r.symbolIndex()).name();
+                    if (noAddend && abi.hooks().contains(name)) {
+                        hooks.put(slot, name);
                     }
                 } else if (r.type() == abi.relativeRelocation() && r.explicitAddend()) {
                     filled.add(slot);
-                    if (defined.containsKey(r.addend() & mask)) {
-                        hooks.add(slot);
+                    String name = defined.get(r.addend() & mask);
+                    if (name != null) {
+                        hooks.put(slot, name);
                     }
                 } else if (r.type() != abi.relativeRelocation()) {
                     // Filled with something else; a REL relative one keeps its addend in the slot itself.

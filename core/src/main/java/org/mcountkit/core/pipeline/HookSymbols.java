@@ -50,6 +50,15 @@ public final class HookSymbols {
                 undefined.add(s.name());
             }
         }
+        if (image.linked()) {
+            // A linked image's .symtab may spell an imported hook with its version
+            // (mcount@GLIBC_2.2.5), and a stripped one has no .symtab: the dynamic symbols name it.
+            for (Symbol s : image.file().dynamicSymbols()) {
+                if (s.isUndefined() && image.abi().hooks().contains(s.name())) {
+                    undefined.add(s.name());
+                }
+            }
+        }
         return new HookSymbols(byIndex, defined, modes, undefined);
     }
 
@@ -78,7 +87,10 @@ public final class HookSymbols {
         return modes.getOrDefault(address, 0);
     }
 
-    /** Names of the hooks the file references but does not define. */
+    /**
+     * Names of the hooks the file references but does not define (in a linked image, also those
+     * it imports through its dynamic symbols).
+     */
     public SortedSet<String> undefined() {
         return undefined;
     }

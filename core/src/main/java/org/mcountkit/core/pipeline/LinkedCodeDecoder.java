@@ -10,6 +10,7 @@ import java.util.Set;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.Instruction;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
@@ -41,25 +42,29 @@ final class LinkedCodeDecoder {
             return new Decoded(traced, untraced, diagnostics);
         }
         HookSymbols hooks = image.hooks();
-        if (hooks.defined().isEmpty()) {
-            if (!hooks.undefined().isEmpty()) {
-                diagnostics.add(Diagnostic.of(
-                        Severity.NOTE,
-                        String.join(", ", hooks.undefined())
-                                + " is not defined in this image (resolved at run time), so its calls cannot be"
-                                + " found in the code; link with -q to keep the relocations"));
-            }
+        if (hooks.defined().isEmpty() && hooks.undefined().isEmpty()) {
             return new Decoded(traced, untraced, diagnostics);
         }
         CodeReader reader = CodeReader.of(image);
-        CallTargets targets = CallTargets.hooksOf(image);
-        for (Map.Entry<Integer, List<Symbol>> e : functionsBySection().entrySet()) {
+        // An imported hook is found only through the slots its dynamic relocations fill.
+        CallTargets targets = hooks.defined().isEmpty() ? CallTargets.slotsOf(image) : CallTargets.hooksOf(image);
+        Map<Integer, List<Symbol>> functions = functionsBySection();
+        for (Map.Entry<Integer, List<Symbol>> e : functions.entrySet()) {
             Section section = image.section(e.getKey());
             if (!TracedSections.isCode(section)) {
                 continue;
             }
             List<CallSite> into = TracedSections.isTraced(section.name()) ? traced : untraced;
             decodeSection(reader, targets, section, e.getValue(), into);
+        }
+        // Without function symbols (a stripped image) there was no code to look in: NoSitesReason says so.
+        if (hooks.defined().isEmpty() && traced.isEmpty() && untraced.isEmpty() && !functions.isEmpty()) {
+            diagnostics.add(Diagnostic.of(
+                    Severity.NOTE,
+                    String.join(", ", hooks.undefined())
+                            + " is not defined in this image (resolved at run time) and no call reaches it through"
+                            + " a pointer slot; calls through a PLT stub cannot be told from other calls, so"
+                            + " link with -q to keep the relocations"));
         }
         Comparator<CallSite> inFileOrder =
                 Comparator.comparingInt(CallSite::sectionIndex).thenComparingLong(CallSite::offset);
@@ -125,7 +130,9 @@ final class LinkedCodeDecoder {
                         section.name(),
                         offset,
                         call.length(),
-                        image.hooks().defined().get(call.target()),
+                        call.slot() == Instruction.UNKNOWN_TARGET
+                                ? image.hooks().defined().get(call.target())
+                                : targets.hookThroughSlot(call.slot()),
                         SiteSource.DECODED,
                         function,
                         section.address() + offset));

@@ -33,6 +33,9 @@ public record Sites(
         }
         TableSites.TableScan tables = image.tableSites();
         diagnostics.addAll(tables.diagnostics());
+        if (calls.isEmpty() && untraced.isEmpty() && tables.sites().isEmpty()) {
+            NoSitesReason.of(image).ifPresent(diagnostics::add);
+        }
         return new Sites(List.copyOf(calls), List.copyOf(untraced), tables.sites(), List.copyOf(diagnostics), fromCode);
     }
 
