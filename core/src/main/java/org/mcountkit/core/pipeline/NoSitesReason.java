@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
+import org.mcountkit.core.elf.McountLocSections;
 
 /**
  * Why a file has no site at all, when nothing else said so: an empty listing should tell a
@@ -14,6 +15,13 @@ final class NoSitesReason {
     private NoSitesReason() {}
 
     static Optional<Diagnostic> of(ElfImage image) {
+        boolean hasTable = image.file().sections().stream()
+                .anyMatch(s -> s.name().equals(McountLocSections.TABLE)
+                        || s.name().equals(TableSites.PATCHABLE_FUNCTION_ENTRIES));
+        if (hasTable) {
+            // A table that gave no site: what was wrong with it has been said.
+            return Optional.empty();
+        }
         HookSymbols hooks = image.hooks();
         String tables = "there is no __mcount_loc or __patchable_function_entries table";
         if (image.linked() && image.file().symbolCount() == 0) {
