@@ -6,11 +6,14 @@ import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ObjdumpCode.Instruction;
 import org.mcountkit.core.testkit.Toolchain;
 
-/** The oracle for code: the toolchain's {@code objdump -dr}, parsed by {@link ObjdumpCode}. */
+/**
+ * The oracle for code: the toolchain's {@code objdump -drz} (with {@code -z}, since objdump
+ * otherwise prints a run of zero words, the MIPS {@code nop}, as "..."), parsed by {@link ObjdumpCode}.
+ */
 record MipsDisassembly(List<Instruction> instructions) {
 
     static MipsDisassembly of(Toolchain toolchain, Path file) {
-        return new MipsDisassembly(ObjdumpCode.parse(toolchain.run("objdump", "-dr", file.toString())));
+        return new MipsDisassembly(ObjdumpCode.parse(toolchain.run("objdump", "-drz", file.toString())));
     }
 
     /** The instructions whose relocation of {@code type} names {@code symbol}. */

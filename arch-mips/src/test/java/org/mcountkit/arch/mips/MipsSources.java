@@ -67,6 +67,7 @@ final class MipsSources {
                 1:	b 1b
                 	nop
                 	.size __start, .-__start
+                	.section .note.GNU-stack,"",@progbits
                 """;
     }
 
