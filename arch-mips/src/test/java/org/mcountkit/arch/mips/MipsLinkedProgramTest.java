@@ -2,6 +2,7 @@ package org.mcountkit.arch.mips;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
@@ -155,6 +157,48 @@ class MipsLinkedProgramTest {
         assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched));
     }
 
+    /**
+     * A -mlong-calls program: each site is the {@code lui v1} that starts the load the
+     * {@code jalr v1} calls, one call through the {@code jalr}'s delay slot; the table verifies
+     * clean, and {@code patch} refuses (the kernel patches that form only in modules) and leaves
+     * the file as it was. o32 only: an n64 program linked at 0x120000000 needs the
+     * six-instruction load, which the decoder does not take for one call.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Build.class,
+            names = {"MIPS", "MIPSEL"})
+    void longCallSitesAreListedAndVerifiedButNotPatched(Build build) throws IOException {
+        Path first = link(build, "long.1", "-mlong-calls");
+        List<ObjdumpCode.Instruction> code =
+                MipsDisassembly.of(build.toolchain, first).instructions();
+        List<Long> loads = code.stream()
+                .filter(i -> i.mnemonic().equals("lui") && i.operands().startsWith("v1,"))
+                .map(ObjdumpCode.Instruction::offset)
+                .toList();
+        long jalrs = code.stream()
+                .filter(i -> i.mnemonic().equals("jalr") && i.operands().equals("v1"))
+                .count();
+        assertEquals(CALLS, loads.size(), code.toString());
+        assertEquals(CALLS, jalrs, code.toString());
+
+        FileReport listed = mcountkit.list(first);
+
+        assertEquals(loads, listed.sites().stream().map(CallSite::address).toList());
+        Table table = mcountkit.table(List.of(first), new TableOptions(true));
+        Path tableObject = dir.resolve("long-table.o");
+        mcountkit.writeTable(table, TableFormat.OBJECT, tableObject);
+        Path prog = link(build, "long", "-mlong-calls", tableObject.toString());
+        Verification clean = mcountkit.verify(prog);
+        assertTrue(clean.clean(), clean.findings().toString());
+        assertEquals(CALLS, clean.checked());
+        byte[] before = Files.readAllBytes(prog);
+        InputException refused = assertThrows(
+                InputException.class, () -> mcountkit.patch(prog, new PatchOptions(PatchMode.NOP, false, null)));
+        assertTrue(refused.getMessage().contains("-mlong-calls"), refused.getMessage());
+        assertArrayEquals(before, Files.readAllBytes(prog));
+    }
+
     /** The addresses of objdump's {@code jal _mcount}, in address order. */
     private static List<Long> hookCalls(Build build, Path program) {
         return MipsDisassembly.of(build.toolchain, program).instructions().stream()
@@ -180,6 +224,9 @@ class MipsLinkedProgramTest {
         Path hook = Samples.write(dir, "hook.s", MipsSources.hook(build.o32));
         List<String> flags = new ArrayList<>(List.of("-pg"));
         flags.addAll(build.flags());
+        if (List.of(more).contains("-mlong-calls")) {
+            flags.add("-mlong-calls");
+        }
         Path object = build.toolchain.compile(source, dir.resolve("prog.o"), flags.toArray(String[]::new));
         Path out = dir.resolve(name);
         List<String> command = new ArrayList<>(List.of(build.toolchain.tool("gcc")));
