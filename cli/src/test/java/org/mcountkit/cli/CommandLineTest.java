@@ -400,6 +400,8 @@ class CommandLineTest {
                                 "i386",
                                 "aarch64",
                                 "aarch64_be",
+                                "mips",
+                                "mips64el",
                                 "riscv64",
                                 "riscv32",
                                 "nds32le",

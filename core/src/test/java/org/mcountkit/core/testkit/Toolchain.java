@@ -18,6 +18,14 @@ public enum Toolchain {
     ARM("arm-linux-gnueabihf-"),
     /** 32-bit ARM soft-float (armel): ARMv5TE, ARM or Thumb-1 code. */
     ARMEL("arm-linux-gnueabi-"),
+    /** MIPS o32, big-endian. */
+    MIPS("mips-linux-gnu-"),
+    /** MIPS o32, little-endian. */
+    MIPSEL("mipsel-linux-gnu-"),
+    /** MIPS n64, big-endian. */
+    MIPS64("mips64-linux-gnuabi64-"),
+    /** MIPS n64, little-endian. */
+    MIPS64EL("mips64el-linux-gnuabi64-"),
     /** Only for the test of a backend that mcountkit does not ship, loaded from a jar. */
     S390X("s390x-linux-gnu-");
 

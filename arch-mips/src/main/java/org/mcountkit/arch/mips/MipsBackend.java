@@ -1,0 +1,229 @@
+package org.mcountkit.arch.mips;
+
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_26;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_32;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_64;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_HI16;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_HIGHER;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_HIGHEST;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_LO16;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import org.mcountkit.api.Abi;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
+import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.EncodingException;
+import org.mcountkit.api.Endian;
+import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
+import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.Recognition;
+import org.mcountkit.api.Relocation;
+
+/**
+ * MIPS, o32 (ELF32, REL) and n64 (ELF64, RELA, with n64's own {@code r_info}), big- and
+ * little-endian. gcc's {@code -pg} emits {@code move at, ra; jal _mcount} (R_MIPS_26), with
+ * {@code addiu sp, sp, -8} in the delay slot on o32; with -mlong-calls (kernel modules) it loads
+ * the hook into v1 with {@code lui}/{@code addiu} (R_MIPS_HI16/R_MIPS_LO16; n64 without -msym32:
+ * a six-instruction load starting with R_MIPS_HIGHEST) and calls {@code jalr v1}. The site is the
+ * {@code jal}, or the first {@code lui} of the load: recordmcount.c records a hook relocation
+ * unless it lies exactly 4 bytes after the previous one (MIPS_is_fake_mcount), and
+ * recordmcount.pl matches R_MIPS_26 and R_MIPS_HI16.
+ */
+public final class MipsBackend implements ArchBackend {
+
+    static final int EM_MIPS = 8;
+
+    /** recordmcount.c on EM_MIPS: {@code _mcount} (gpfx '_'), and {@code __fentry__} on every machine. */
+    private static final String[] HOOKS = {"_mcount", "__fentry__"};
+
+    /**
+     * How many words after the first {@code lui} a -mlong-calls {@code jalr v1} may sit: n64's
+     * six-instruction load, then {@code move at, ra} (and on o32 {@code move t4, ...}), puts it 7 after.
+     */
+    private static final int LONG_CALL_WINDOW = 8;
+
+    private static final Abi MIPS = o32("mips");
+    private static final Abi MIPSEL = o32("mipsel");
+    private static final Abi MIPS64 = n64("mips64", Mips64RelocationInfo.BIG);
+    private static final Abi MIPS64EL = n64("mips64el", Mips64RelocationInfo.LITTLE);
+
+    private static Abi o32(String name) {
+        return Abi.builder(name, ElfClass.ELF32)
+                .hooks(HOOKS)
+                .relocations(MipsRelocations.TABLE, R_MIPS_32)
+                .rel()
+                .build();
+    }
+
+    private static Abi n64(String name, Mips64RelocationInfo info) {
+        return Abi.builder(name, ElfClass.ELF64)
+                .hooks(HOOKS)
+                .relocations(MipsRelocations.TABLE, R_MIPS_64)
+                .relocationInfo(info)
+                .build();
+    }
+
+    @Override
+    public String name() {
+        return "mips";
+    }
+
+    @Override
+    public boolean supports(ElfTarget target) {
+        return target.machine() == EM_MIPS;
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(
+                new ElfTarget(EM_MIPS, ElfClass.ELF32, Endian.BIG, 0),
+                new ElfTarget(EM_MIPS, ElfClass.ELF32, Endian.LITTLE, 0),
+                new ElfTarget(EM_MIPS, ElfClass.ELF64, Endian.BIG, 0),
+                new ElfTarget(EM_MIPS, ElfClass.ELF64, Endian.LITTLE, 0));
+    }
+
+    @Override
+    public Abi abi(ElfTarget target) {
+        boolean big = target.endian() == Endian.BIG;
+        if (target.elfClass() == ElfClass.ELF64) {
+            return big ? MIPS64 : MIPS64EL;
+        }
+        return big ? MIPS : MIPSEL;
+    }
+
+    /** The bytes the kernel patches at a {@code jal _mcount}: the call and, on o32, its delay slot. */
+    static int siteLength(ElfTarget target) {
+        return target.elfClass() == ElfClass.ELF64 ? MipsInstructions.WORD : 2 * MipsInstructions.WORD;
+    }
+
+    @Override
+    public Recognition recognize(HookReference ref) {
+        Relocation r = ref.relocation();
+        int type = r.type();
+        String name = MipsRelocations.TABLE.name(type);
+        long at = r.offset();
+        if (at % MipsInstructions.WORD != 0 || !ref.inSection(at, MipsInstructions.WORD)) {
+            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+        }
+        ByteOrder order = MipsInstructions.order(ref.target());
+        int word = MipsInstructions.word(ref.code(), (int) at, order);
+        int length = siteLength(ref.target());
+        if (R_MIPS_26.is(type)) {
+            if (MipsInstructions.isJal(word) || (ref.linked() && word == MipsInstructions.NOP)) {
+                return Recognition.site(at, length);
+            }
+            if (MipsInstructions.isJ(word)) {
+                return Recognition.rejected("not a call: R_MIPS_26 on a j (a tail call to the hook)");
+            }
+            return Recognition.rejected(
+                    String.format("not a call: R_MIPS_26 on the word %08x, which is not a jal", word));
+        }
+        boolean startsLoad = R_MIPS_HI16.is(type) || R_MIPS_HIGHEST.is(type);
+        if (startsLoad && MipsInstructions.isLui(word, MipsInstructions.V1)) {
+            if (jalrV1After(ref.code(), (int) at, order) < 0) {
+                return Recognition.rejected(
+                        "not a call: " + name + " loads the hook's address into v1, but no jalr v1 follows");
+            }
+            return Recognition.site(at, length);
+        }
+        boolean restOfLoad = R_MIPS_LO16.is(type) || R_MIPS_HIGHER.is(type) || R_MIPS_HI16.is(type);
+        if (restOfLoad && insideLoad(ref.code(), (int) at, order)) {
+            return Recognition.partOfSite();
+        }
+        return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+    }
+
+    /**
+     * True when the instruction at {@code offset} continues a -mlong-calls load of the hook into
+     * v1 (through at, in n64's six-instruction form) that a {@code lui v1} at most three words
+     * before starts: the relocation of that {@code lui} was judged already, as recordmcount.c
+     * drops a hook relocation 4 bytes after the previous one.
+     */
+    private static boolean insideLoad(ByteBuffer code, int offset, ByteOrder order) {
+        if (!isLoadStep(MipsInstructions.word(code, offset, order))) {
+            return false;
+        }
+        for (int i = 1; i <= 3 && offset - i * MipsInstructions.WORD >= 0; i++) {
+            int before = MipsInstructions.word(code, offset - i * MipsInstructions.WORD, order);
+            if (MipsInstructions.isLui(before, MipsInstructions.V1)) {
+                return true;
+            }
+            if (!isLoadStep(before)) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** A {@code lui} or {@code (d)addiu} of v1 or at: one step of the load of the hook's address. */
+    private static boolean isLoadStep(int word) {
+        return MipsInstructions.isLui(word, MipsInstructions.V1)
+                || MipsInstructions.isLui(word, MipsInstructions.AT)
+                || MipsInstructions.isAddImmediate(word, MipsInstructions.V1)
+                || MipsInstructions.isAddImmediate(word, MipsInstructions.AT);
+    }
+
+    /** The offset of the {@code jalr v1} that calls what a load at {@code offset} put in v1, or -1. */
+    private static int jalrV1After(ByteBuffer code, int offset, ByteOrder order) {
+        for (int i = 1; i <= LONG_CALL_WINDOW; i++) {
+            int at = offset + i * MipsInstructions.WORD;
+            if (at + MipsInstructions.WORD > code.limit()) {
+                return -1;
+            }
+            if (MipsInstructions.isJalr(MipsInstructions.word(code, at, order), MipsInstructions.V1)) {
+                return at;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public PatchEncodings encodings(ElfTarget target, int mode) {
+        return new MipsEncodings(siteLength(target), MipsInstructions.order(target));
+    }
+
+    /** recordmcount.c has no make_nop for EM_MIPS: a call in an untraced section stays as it is. */
+    @Override
+    public byte[] untracedCallNop(Code code, int offset, int length) {
+        throw new EncodingException("the kernel tool leaves MIPS calls in untraced sections as they are");
+    }
+
+    /**
+     * One word: {@code jal} is a call of the site's length (with its delay slot on o32); a
+     * -mlong-calls {@code lui v1}/{@code addiu v1} load followed by {@code jalr v1} is one call
+     * through the {@code jalr}'s delay slot; {@code sll zero, zero, 0} is the kernel's NOP.
+     */
+    @Override
+    public Instruction decode(Code code, int offset) {
+        if (offset % MipsInstructions.WORD != 0 || !code.has(offset, MipsInstructions.WORD)) {
+            return new Instruction.Other(1);
+        }
+        ByteOrder order = MipsInstructions.order(code.target());
+        ByteBuffer bytes = code.bytes();
+        int word = MipsInstructions.word(bytes, offset, order);
+        if (MipsInstructions.isJal(word)) {
+            int length = siteLength(code.target());
+            return code.has(offset, length)
+                    ? new Instruction.Call(length, MipsInstructions.jalTarget(word, code.addressOf(offset)))
+                    : new Instruction.Other(MipsInstructions.WORD);
+        }
+        if (word == MipsInstructions.NOP) {
+            return new Instruction.Nop(MipsInstructions.WORD);
+        }
+        if (MipsInstructions.isLui(word, MipsInstructions.V1) && code.has(offset, 2 * MipsInstructions.WORD)) {
+            int add = MipsInstructions.word(bytes, offset + MipsInstructions.WORD, order);
+            int jalr =
+                    MipsInstructions.isAddImmediate(add, MipsInstructions.V1) ? jalrV1After(bytes, offset, order) : -1;
+            if (jalr >= 0 && code.has(jalr, 2 * MipsInstructions.WORD)) {
+                int length = jalr + 2 * MipsInstructions.WORD - offset;
+                return new Instruction.Call(length, MipsInstructions.hiLo(word, add));
+            }
+        }
+        return new Instruction.Other(MipsInstructions.WORD);
+    }
+}
