@@ -18,6 +18,12 @@ public enum Toolchain {
     ARM("arm-linux-gnueabihf-"),
     /** 32-bit ARM soft-float (armel): ARMv5TE, ARM or Thumb-1 code. */
     ARMEL("arm-linux-gnueabi-"),
+    /** 32-bit PowerPC, big-endian. */
+    PPC("powerpc-linux-gnu-"),
+    /** 64-bit PowerPC, big-endian, ELFv1 (function descriptors in .opd) by default. */
+    PPC64("powerpc64-linux-gnu-"),
+    /** 64-bit PowerPC, little-endian, ELFv2. */
+    PPC64LE("powerpc64le-linux-gnu-"),
     /** Only for the test of a backend that mcountkit does not ship, loaded from a jar. */
     S390X("s390x-linux-gnu-");
 
