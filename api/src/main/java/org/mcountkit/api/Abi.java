@@ -14,7 +14,8 @@ import java.util.Set;
  * dynamic relocations fill a pointer slot (a GOT entry) of a linked image, and how a table word
  * may name a function (ARM's Thumb bit: {@link #functionsNeverBases},
  * {@link #functionTableRelocation}), and whether {@code record} leaves hook calls in untraced sections
- * alone ({@link #keepsUntracedCalls}). A backend
+ * alone ({@link #keepsUntracedCalls}), and which section holds function descriptors
+ * ({@link #descriptorSection}; null where a function symbol's value is its code). A backend
  * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
  */
 public record Abi(
@@ -31,7 +32,8 @@ public record Abi(
         int relativeRelocation,
         boolean functionsNeverBases,
         int functionTableRelocation,
-        boolean keepsUntracedCalls) {
+        boolean keepsUntracedCalls,
+        String descriptorSection) {
 
     public Abi {
         Objects.requireNonNull(machineName, "machineName");
@@ -67,6 +69,7 @@ public record Abi(
         private boolean functionsNeverBases;
         private int functionTableRelocation = -1;
         private boolean keepsUntracedCalls;
+        private String descriptorSection;
 
         private Builder(String machineName, ElfClass elfClass) {
             this.machineName = machineName;
@@ -166,6 +169,16 @@ public record Abi(
             return this;
         }
 
+        /**
+         * Function symbols of linked images whose value lies in section {@code name} name a
+         * function descriptor, whose first pointer-sized word is the address of the function's code
+         * (64-bit PowerPC ELFv1 ABI, 3.2.5 "Function Descriptors": {@code .opd}).
+         */
+        public Builder functionDescriptors(String name) {
+            this.descriptorSection = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
         public Abi build() {
             if (relocations == null) {
                 throw new IllegalStateException(machineName + ": no relocation types");
@@ -184,7 +197,8 @@ public record Abi(
                     relativeRelocation,
                     functionsNeverBases,
                     functionTableRelocation < 0 ? tableRelocation : functionTableRelocation,
-                    keepsUntracedCalls);
+                    keepsUntracedCalls,
+                    descriptorSection);
         }
     }
 }
