@@ -39,6 +39,9 @@ public final class PowerpcBackend implements ArchBackend {
     /** The hook gcc calls, and the ELFv1 code symbol of the kernel's own {@code _mcount}. */
     private static final String[] HOOKS = {"_mcount", "._mcount"};
 
+    /** ELFv1 ABI 3.2.5: a function symbol's value is its descriptor in {@code .opd}. */
+    private static final String DESCRIPTORS = ".opd";
+
     private static final Abi PPC = Abi.builder("ppc", ElfClass.ELF32)
             .hooks(HOOKS)
             .relocations(Ppc32Relocations.TABLE, Ppc32Relocations.R_PPC_ADDR32)
@@ -94,18 +97,20 @@ public final class PowerpcBackend implements ArchBackend {
     }
 
     /**
-     * Where calls to an ELFv2 function land: its local entry point, past the global entry's TOC
-     * set-up, {@code st_other} bits 5-7 saying how far (ELFv2 ABI, 3.4.1 "Symbol Values": 0 and 1
-     * mean none, v in 2-6 means {@code 1 << v >> 2} instructions). {@code bl} within one TOC
-     * targets it, so does the kernel (ppc_function_entry), and so does a table entry's call.
+     * How far past an ELFv2 function's symbol (its global entry point, whose code sets up the TOC
+     * pointer from r12) a {@code bl} from code sharing its TOC lands: its local entry point,
+     * {@code st_other} bits 5-7 saying how far (ELFv2 ABI, 3.4.1 "Symbol Values": 0 and 1 mean
+     * none, v in 2-6 means {@code 1 << v >> 2} instructions), as the kernel's ppc_function_entry
+     * computes it. It is the "mode" core hands {@link PowerpcEncodings#call} for a call's target;
+     * the symbol's value stays the function's address, which table relocations against it give.
      */
     @Override
-    public long functionAddress(ElfTarget target, Symbol symbol) {
+    public int functionMode(ElfTarget target, Symbol symbol) {
         if (target.machine() != EM_PPC64 || !elfv2(target) || !symbol.isFunction()) {
-            return symbol.value();
+            return 0;
         }
         int v = (symbol.other() >>> 5) & 7;
-        return v < 2 || v > 6 ? symbol.value() : symbol.value() + ((1L << v) >> 2) * PowerpcInstructions.WORD;
+        return v < 2 || v > 6 ? 0 : ((1 << v) >> 2) * PowerpcInstructions.WORD;
     }
 
     /**

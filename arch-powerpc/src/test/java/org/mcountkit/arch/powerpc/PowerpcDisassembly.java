@@ -31,7 +31,7 @@ record PowerpcDisassembly(List<Insn> instructions) {
 
     private static final Pattern SECTION = Pattern.compile("^Disassembly of section (\\S+):$");
     private static final Pattern LABEL = Pattern.compile("^([0-9a-f]+) <([^>]+)>:$");
-    private static final Pattern INSN = Pattern.compile("^\\s+([0-9a-f]+):\\t((?:[0-9a-f]{2} ){4})\\t(\\S+)\\s*(.*)$");
+    private static final Pattern INSN = Pattern.compile("^\\s*([0-9a-f]+):\\t((?:[0-9a-f]{2} ){4})\\t(\\S+)\\s*(.*)$");
     private static final Pattern RELOC = Pattern.compile("^\\t+([0-9a-f]+): (R_\\S+)\\t(\\S+)$");
 
     static PowerpcDisassembly of(Toolchain toolchain, Path file) {

@@ -38,5 +38,69 @@ final class PowerpcSources {
             int main(void) { return add(1, 2) + twice(3); }
             """;
 
+    /** {@code _mcount} (a bare return: the programs are linked, never run) and {@code _start}, 32-bit. */
+    static final String HOOK_PPC = """
+            	.text
+            	.globl _mcount
+            	.type _mcount, @function
+            _mcount:
+            	blr
+            	.size _mcount, .-_mcount
+            	.globl _start
+            	.type _start, @function
+            _start:
+            	bl main
+            	b .
+            	.size _start, .-_start
+            	.section .note.GNU-stack,"",@progbits
+            """;
+
+    /**
+     * The same for ELFv1: each function a descriptor in {@code .opd} (code address, TOC base,
+     * environment) and its code under the dot-symbol, as the kernel's _GLOBAL() writes them.
+     */
+    static final String HOOK_ELFV1 = """
+            	.section ".opd","aw"
+            	.align 3
+            	.globl _mcount
+            _mcount:
+            	.quad ._mcount, .TOC.@tocbase, 0
+            	.globl _start
+            _start:
+            	.quad ._start, .TOC.@tocbase, 0
+            	.text
+            	.globl ._mcount
+            	.type ._mcount, @function
+            ._mcount:
+            	blr
+            	.size ._mcount, .-._mcount
+            	.type ._start, @function
+            ._start:
+            	bl main
+            	nop
+            	b .
+            	.size ._start, .-._start
+            	.section .note.GNU-stack,"",@progbits
+            """;
+
+    /** The same for ELFv2, whose functions need no TOC set-up here (no local entry point). */
+    static final String HOOK_ELFV2 = """
+            	.abiversion 2
+            	.text
+            	.globl _mcount
+            	.type _mcount, @function
+            _mcount:
+            	blr
+            	.size _mcount, .-_mcount
+            	.globl _start
+            	.type _start, @function
+            _start:
+            	bl main
+            	nop
+            	b .
+            	.size _start, .-_start
+            	.section .note.GNU-stack,"",@progbits
+            """;
+
     private PowerpcSources() {}
 }
