@@ -172,7 +172,9 @@ public final class PowerpcBackend implements ArchBackend {
     }
 
     /**
-     * One aligned word: {@code bl} is a call (with its target); {@code nop} is the site's NOP;
+     * One aligned word: {@code bl} is a call (with its target), unless a TOC restore follows it
+     * (a call through a stub that switches TOC, which a {@code bl} written in place would break);
+     * {@code nop} is the site's NOP;
      * {@code ori r2,r2,0} is another no-op; the rest is other code.
      */
     @Override
@@ -180,7 +182,14 @@ public final class PowerpcBackend implements ArchBackend {
         if (offset % PowerpcInstructions.WORD != 0 || !code.has(offset, PowerpcInstructions.WORD)) {
             return new Instruction.Other(1);
         }
-        int insn = PowerpcInstructions.word(code.bytes(), offset, PowerpcInstructions.order(code.target()));
+        ByteOrder order = PowerpcInstructions.order(code.target());
+        int insn = PowerpcInstructions.word(code.bytes(), offset, order);
+        int next = offset + PowerpcInstructions.WORD;
+        if (PowerpcInstructions.isBl(insn)
+                && code.has(next, PowerpcInstructions.WORD)
+                && PowerpcInstructions.isTocRestore(PowerpcInstructions.word(code.bytes(), next, order))) {
+            return new Instruction.Other(PowerpcInstructions.WORD);
+        }
         if (PowerpcInstructions.isBl(insn)) {
             return new Instruction.Call(
                     PowerpcInstructions.WORD, PowerpcInstructions.target(insn, code.addressOf(offset)));
