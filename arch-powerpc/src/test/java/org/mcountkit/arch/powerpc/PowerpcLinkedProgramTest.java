@@ -2,6 +2,7 @@ package org.mcountkit.arch.powerpc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
@@ -144,6 +146,41 @@ class PowerpcLinkedProgramTest {
                         .patch(patched, new PatchOptions(PatchMode.CALL, false, null))
                         .patched());
         assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched));
+    }
+
+    /**
+     * {@code patch --call --target} a function 320 MiB away from the sites: a {@code bl} cannot
+     * reach it (the kernel would go through a trampoline), so the patch stops with the reason
+     * and the file stays as it was.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Build.class,
+            names = {"PPC32", "PPC64LE_PROFILE_KERNEL"})
+    void aCallBeyondTheReachOfBlIsRefusedWithTheReason(Build build) throws IOException {
+        Path far = Samples.write(dir, "far.s", """
+                	.section .far,"ax",@progbits
+                	.globl far_tracer
+                	.type far_tracer, @function
+                far_tracer:
+                	blr
+                	.size far_tracer, .-far_tracer
+                	.section .note.GNU-stack,"",@progbits
+                """);
+        Path prog = link(build, "prog.far", far.toString(), "-Wl,--section-start=.far=0x24000000");
+        byte[] before = Files.readAllBytes(prog);
+
+        InputException e = assertThrows(
+                InputException.class,
+                () -> mcountkit.patch(prog, new PatchOptions(PatchMode.CALL, false, "far_tracer")));
+
+        assertTrue(
+                e.getMessage()
+                        .matches("\\.text\\+0x[0-9a-f]+: bl from 0x[0-9a-f]+ to 0x24000000: out of the \\+/-32 MiB"
+                                + " reach of a bl; the kernel would go through a trampoline \\(ftrace_tramps, a module stub\\),"
+                                + " which patch does not write"),
+                e.getMessage());
+        assertArrayEquals(before, Files.readAllBytes(prog), "the file is left as it was");
     }
 
     /** The addresses of objdump's calls to the hook, in address order. */
