@@ -45,6 +45,11 @@ public final class PowerpcBackend implements ArchBackend {
     private static final Abi PPC = Abi.builder("ppc", ElfClass.ELF32)
             .hooks(HOOKS)
             .relocations(Ppc32Relocations.TABLE, Ppc32Relocations.R_PPC_ADDR32)
+            .slotRelocations(
+                    Ppc32Relocations.R_PPC_RELATIVE,
+                    Ppc32Relocations.R_PPC_GLOB_DAT,
+                    Ppc32Relocations.R_PPC_JMP_SLOT,
+                    Ppc32Relocations.R_PPC_ADDR32)
             .keepsUntracedCalls()
             .build();
     private static final Abi PPC64_ELFV1 =
@@ -56,6 +61,13 @@ public final class PowerpcBackend implements ArchBackend {
         return Abi.builder(name, ElfClass.ELF64)
                 .hooks(HOOKS)
                 .relocations(Ppc64Relocations.TABLE, Ppc64Relocations.R_PPC64_ADDR64)
+                // A relocatable kernel is a PIE (arch/powerpc/Makefile: -pie): its table words are 0 in
+                // the file, and R_PPC64_RELATIVE in .rela.dyn carries each value as its addend.
+                .slotRelocations(
+                        Ppc64Relocations.R_PPC64_RELATIVE,
+                        Ppc64Relocations.R_PPC64_GLOB_DAT,
+                        Ppc64Relocations.R_PPC64_JMP_SLOT,
+                        Ppc64Relocations.R_PPC64_ADDR64)
                 .keepsUntracedCalls();
     }
 

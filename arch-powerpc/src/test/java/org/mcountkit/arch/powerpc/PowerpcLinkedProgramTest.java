@@ -22,11 +22,14 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchResult;
+import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.output.TableAsmWriter;
+import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
@@ -146,6 +149,43 @@ class PowerpcLinkedProgramTest {
                         .patch(patched, new PatchOptions(PatchMode.CALL, false, null))
                         .patched());
         assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched));
+    }
+
+    /**
+     * A relocatable ppc64 kernel is linked {@code -pie} (arch/powerpc/Makefile): each table word of
+     * a recorded object becomes an R_PPC64_RELATIVE relocation, whose addend {@code verify} reads
+     * as the word's value (ld writes the same value into the word).
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Build.class,
+            names = {"PPC64_ELFV1", "PPC64LE_PROFILE_KERNEL"})
+    void aPieVerifiesCleanThroughItsRelativeRelocations(Build build) throws IOException {
+        Path source = Samples.write(dir, "prog.c", PowerpcSources.PROGRAM);
+        List<String> flags = new ArrayList<>(List.of("-pg"));
+        flags.addAll(build.flags);
+        Path object = build.toolchain.compile(source, dir.resolve("prog.o"), flags.toArray(String[]::new));
+        new Recorder(new Backends(List.of(new PowerpcBackend()))).record(object, RecordOptions.DEFAULT);
+        Path hook = Samples.write(dir, "hook.s", build.hook);
+        Path pie = dir.resolve("prog.pie");
+        Command.check(
+                dir,
+                build.toolchain.tool("gcc"),
+                "-nostdlib",
+                "-Wl,-pie,--no-dynamic-linker",
+                object.toString(),
+                hook.toString(),
+                "-o",
+                pie.toString());
+
+        String header = build.toolchain.run("readelf", "-hrW", pie.toString());
+        assertTrue(header.contains("DYN (Position-Independent Executable file)"), header);
+        assertTrue(
+                header.lines().filter(l -> l.contains("R_PPC64_RELATIVE")).count() >= CALLS,
+                "a RELATIVE relocation for each table word (and ELFv1's descriptors): " + header);
+        Verification clean = mcountkit.verify(pie);
+        assertTrue(clean.clean(), clean.findings().toString());
+        assertEquals(CALLS, clean.checked());
     }
 
     /**
