@@ -13,7 +13,9 @@ import java.util.Set;
  * whether its decoder delimits instructions or code must be scanned byte by byte, which
  * dynamic relocations fill a pointer slot (a GOT entry) of a linked image, and how a table word
  * may name a function (ARM's Thumb bit: {@link #functionsNeverBases},
- * {@link #functionTableRelocation}). A backend
+ * {@link #functionTableRelocation}), and whether {@code record} leaves hook calls in untraced sections
+ * alone ({@link #keepsUntracedCalls}), and which section holds function descriptors
+ * ({@link #descriptorSection}; null where a function symbol's value is its code). A backend
  * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
  */
 public record Abi(
@@ -29,7 +31,9 @@ public record Abi(
         Set<Integer> symbolSlotRelocations,
         int relativeRelocation,
         boolean functionsNeverBases,
-        int functionTableRelocation) {
+        int functionTableRelocation,
+        boolean keepsUntracedCalls,
+        String descriptorSection) {
 
     public Abi {
         Objects.requireNonNull(machineName, "machineName");
@@ -64,6 +68,8 @@ public record Abi(
         private int relativeRelocation = -1;
         private boolean functionsNeverBases;
         private int functionTableRelocation = -1;
+        private boolean keepsUntracedCalls;
+        private String descriptorSection;
 
         private Builder(String machineName, ElfClass elfClass) {
             this.machineName = machineName;
@@ -153,6 +159,26 @@ public record Abi(
             return this;
         }
 
+        /**
+         * The kernel tool leaves hook calls in untraced sections as they are (recordmcount.c has a
+         * {@code make_nop} only for x86, arm and arm64), so {@code record} reports them and changes
+         * nothing there.
+         */
+        public Builder keepsUntracedCalls() {
+            this.keepsUntracedCalls = true;
+            return this;
+        }
+
+        /**
+         * Function symbols of linked images whose value lies in section {@code name} name a
+         * function descriptor, whose first pointer-sized word is the address of the function's code
+         * (64-bit PowerPC ELFv1 ABI, 3.2.5 "Function Descriptors": {@code .opd}).
+         */
+        public Builder functionDescriptors(String name) {
+            this.descriptorSection = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
         public Abi build() {
             if (relocations == null) {
                 throw new IllegalStateException(machineName + ": no relocation types");
@@ -170,7 +196,9 @@ public record Abi(
                     symbolSlotRelocations,
                     relativeRelocation,
                     functionsNeverBases,
-                    functionTableRelocation < 0 ? tableRelocation : functionTableRelocation);
+                    functionTableRelocation < 0 ? tableRelocation : functionTableRelocation,
+                    keepsUntracedCalls,
+                    descriptorSection);
         }
     }
 }

@@ -3,6 +3,8 @@ package org.mcountkit.core.pipeline;
 import com.google.common.collect.Range;
 import com.google.common.collect.RangeMap;
 import com.google.common.collect.TreeRangeMap;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +14,7 @@ import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Endian;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
@@ -117,9 +120,49 @@ public final class ElfImage {
 
     public FunctionIndex functions() {
         if (functions == null) {
-            functions = FunctionIndex.of(file, s -> backend.functionAddress(target(), s));
+            functions = FunctionIndex.of(file, this::atCode, s -> backend.functionAddress(target(), s));
         }
         return functions;
+    }
+
+    /**
+     * The symbol of a function as its code: in a linked image of an ABI with function descriptors
+     * (ppc64 ELFv1), a function symbol in the descriptor section stands for the code its
+     * descriptor's first word points at, so it is moved there (value and section); every other
+     * symbol, and a descriptor that points at no code section, is returned as it is.
+     */
+    public Symbol atCode(Symbol s) {
+        String descriptors = abi.descriptorSection();
+        if (descriptors == null || relocatable() || !s.isFunction() || !s.isInSection()) {
+            return s;
+        }
+        if (s.sectionIndex() >= file.sections().size()) {
+            return s;
+        }
+        Section holder = file.section(s.sectionIndex());
+        int word = target().pointerSize();
+        long at = s.value() - holder.address();
+        ByteBuffer bytes = file.bytes(holder);
+        if (!holder.name().equals(descriptors) || at < 0 || at > bytes.limit() - word) {
+            return s;
+        }
+        ByteBuffer ordered = bytes.duplicate()
+                .order(target().endian() == Endian.BIG ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+        long entry = word == 8 ? ordered.getLong((int) at) : ordered.getInt((int) at) & 0xffffffffL;
+        Section code = codeSectionAt(entry);
+        if (code == null) {
+            return s;
+        }
+        return new Symbol(
+                s.index(),
+                s.name(),
+                entry,
+                s.size(),
+                s.binding(),
+                s.type(),
+                s.other(),
+                code.index(),
+                code.index() >= Symbol.SHN_LORESERVE);
     }
 
     public HookSymbols hooks() {

@@ -3,6 +3,7 @@ package org.mcountkit.core.pipeline;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.function.ToLongFunction;
+import java.util.function.UnaryOperator;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
 
@@ -40,6 +41,14 @@ public final class FunctionIndex {
      * what the ABI keeps there: ARM's Thumb bit).
      */
     public static FunctionIndex of(ElfFile file, ToLongFunction<Symbol> codeAddress) {
+        return of(file, UnaryOperator.identity(), codeAddress);
+    }
+
+    /**
+     * As {@link #of(ElfFile, ToLongFunction)}, each symbol first moved to its code by
+     * {@code atCode} (an ELFv1 function descriptor's symbol to the code it points at).
+     */
+    public static FunctionIndex of(ElfFile file, UnaryOperator<Symbol> atCode, ToLongFunction<Symbol> codeAddress) {
         boolean relocatable = file.type() == ElfFile.ET_REL;
         int sections = file.sections().size();
         int symbols = file.symbolCount();
@@ -51,7 +60,7 @@ public final class FunctionIndex {
         byte[] ranks = new byte[symbols];
         int n = 0;
         for (int i = 1; i < symbols; i++) {
-            Symbol s = file.symbolWithoutName(i);
+            Symbol s = atCode.apply(file.symbolWithoutName(i));
             if (s.isFunction() && s.isInSection() && s.sectionIndex() < sections) {
                 long address = file.section(s.sectionIndex()).address();
                 long value = codeAddress.applyAsLong(s);

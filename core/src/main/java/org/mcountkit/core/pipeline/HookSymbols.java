@@ -40,7 +40,7 @@ public final class HookSymbols {
         Map<Long, Integer> modes = new HashMap<>();
         SortedSet<String> undefined = new TreeSet<>();
         for (int i : indexes) {
-            Symbol s = image.file().symbol(i);
+            Symbol s = image.atCode(image.file().symbol(i));
             if (s.isInSection()) {
                 long address = image.backend().functionAddress(image.target(), s);
                 if (defined.putIfAbsent(address, s.name()) == null) {

@@ -78,7 +78,8 @@ final class LinkedCodeDecoder {
         Map<Integer, List<Symbol>> functions = new LinkedHashMap<>();
         Set<String> hookNames = image.abi().hooks();
         int sections = image.file().sections().size();
-        for (Symbol s : image.file().symbols()) {
+        for (Symbol raw : image.file().symbols()) {
+            Symbol s = image.atCode(raw);
             if (s.isFunction()
                     && s.size() > 0
                     && s.isInSection()

@@ -127,7 +127,9 @@ public final class Recorder {
             return unchanged;
         }
         ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
-        int nopped = new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics);
+        int nopped = image.abi().keepsUntracedCalls()
+                ? 0
+                : new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics);
         if (scan.traced().isEmpty() && nopped == 0) {
             return unchanged;
         }

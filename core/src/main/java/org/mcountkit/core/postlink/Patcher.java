@@ -291,7 +291,8 @@ public final class Patcher {
                 long hook = image.hooks().defined().keySet().iterator().next();
                 return new Target(hook, image.hooks().modeOf(hook));
             }
-            for (Symbol s : file.symbols()) {
+            for (Symbol named : file.symbols()) {
+                Symbol s = image.atCode(named);
                 if (s.name().equals(options.target()) && s.isInSection()) {
                     return new Target(
                             image.backend().functionAddress(image.target(), s),

@@ -198,7 +198,8 @@ public final class TableMaker {
         for (CallSite site : report.sites()) {
             Symbol f = functions.covering(site.sectionIndex(), site.offset());
             TableEntry entry;
-            if (f != null && !f.isLocal()) {
+            // A symbol in another section (an ELFv1 descriptor in .opd) does not hold the code's address.
+            if (f != null && !f.isLocal() && f.sectionIndex() == site.sectionIndex()) {
                 long start = functions.startOfCovering(site.sectionIndex(), site.offset());
                 entry = new TableEntry(image.path(), site, f.name(), site.offset() - start);
             } else if (linked) {

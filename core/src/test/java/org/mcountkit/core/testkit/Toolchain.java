@@ -26,6 +26,12 @@ public enum Toolchain {
     MIPS64("mips64-linux-gnuabi64-"),
     /** MIPS n64, little-endian. */
     MIPS64EL("mips64el-linux-gnuabi64-"),
+    /** 32-bit PowerPC, big-endian. */
+    PPC("powerpc-linux-gnu-"),
+    /** 64-bit PowerPC, big-endian, ELFv1 (function descriptors in .opd) by default. */
+    PPC64("powerpc64-linux-gnu-"),
+    /** 64-bit PowerPC, little-endian, ELFv2. */
+    PPC64LE("powerpc64le-linux-gnu-"),
     /** Only for the test of a backend that mcountkit does not ship, loaded from a jar. */
     S390X("s390x-linux-gnu-");
 

@@ -1,0 +1,217 @@
+package org.mcountkit.arch.powerpc;
+
+import java.nio.ByteOrder;
+import java.util.List;
+import org.mcountkit.api.Abi;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
+import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Endian;
+import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
+import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.Recognition;
+import org.mcountkit.api.RelocationTypes;
+import org.mcountkit.api.Symbol;
+
+/**
+ * PowerPC: 32-bit (EM_PPC, big-endian), and 64-bit (EM_PPC64) big-endian ELFv1, whose function
+ * symbols name descriptors in {@code .opd}, and little-endian ELFv2. gcc's {@code -pg} calls
+ * {@code _mcount} with {@code bl} (R_PPC_REL24, R_PPC64_REL24) after the prologue, followed on
+ * ppc64 by a {@code nop} the linker may make a TOC restore; {@code -mprofile-kernel} (ELFv2)
+ * emits {@code mflr r0; bl _mcount} at entry, after the global entry point's TOC set-up. Objects
+ * use RELA relocations; the kernel tool writes R_PPC_ADDR32 or R_PPC64_ADDR64 table words, strips
+ * one leading {@code .} of a hook's name (its "ppc64 hack": {@code ._mcount}), and leaves calls in
+ * untraced sections alone.
+ */
+public final class PowerpcBackend implements ArchBackend {
+
+    static final int EM_PPC = 20;
+    static final int EM_PPC64 = 21;
+
+    /** e_flags' ABI version on EM_PPC64 (ELFv2 ABI, 3.1): 1 for ELFv1, 2 for ELFv2, 0 unspecified. */
+    static final int EF_PPC64_ABI = 3;
+
+    static final int ELFV1 = 1;
+    static final int ELFV2 = 2;
+
+    /** The hook gcc calls, and the ELFv1 code symbol of the kernel's own {@code _mcount}. */
+    private static final String[] HOOKS = {"_mcount", "._mcount"};
+
+    /** ELFv1 ABI 3.2.5: a function symbol's value is its descriptor in {@code .opd}. */
+    private static final String DESCRIPTORS = ".opd";
+
+    private static final Abi PPC = Abi.builder("ppc", ElfClass.ELF32)
+            .hooks(HOOKS)
+            .relocations(Ppc32Relocations.TABLE, Ppc32Relocations.R_PPC_ADDR32)
+            .slotRelocations(
+                    Ppc32Relocations.R_PPC_RELATIVE,
+                    Ppc32Relocations.R_PPC_GLOB_DAT,
+                    Ppc32Relocations.R_PPC_JMP_SLOT,
+                    Ppc32Relocations.R_PPC_ADDR32)
+            .keepsUntracedCalls()
+            .build();
+    private static final Abi PPC64_ELFV1 =
+            ppc64("ppc64").functionDescriptors(DESCRIPTORS).build();
+    private static final Abi PPC64_ELFV2 = ppc64("ppc64 ELFv2").build();
+    private static final Abi PPC64LE = ppc64("ppc64le").build();
+
+    private static Abi.Builder ppc64(String name) {
+        return Abi.builder(name, ElfClass.ELF64)
+                .hooks(HOOKS)
+                .relocations(Ppc64Relocations.TABLE, Ppc64Relocations.R_PPC64_ADDR64)
+                // A relocatable kernel is a PIE (arch/powerpc/Makefile: -pie): its table words are 0 in
+                // the file, and R_PPC64_RELATIVE in .rela.dyn carries each value as its addend.
+                .slotRelocations(
+                        Ppc64Relocations.R_PPC64_RELATIVE,
+                        Ppc64Relocations.R_PPC64_GLOB_DAT,
+                        Ppc64Relocations.R_PPC64_JMP_SLOT,
+                        Ppc64Relocations.R_PPC64_ADDR64)
+                .keepsUntracedCalls();
+    }
+
+    @Override
+    public String name() {
+        return "powerpc";
+    }
+
+    /** 32-bit Linux on PowerPC is big-endian; 64-bit runs both ways. */
+    @Override
+    public boolean supports(ElfTarget target) {
+        return (target.machine() == EM_PPC && target.elfClass() == ElfClass.ELF32 && target.endian() == Endian.BIG)
+                || (target.machine() == EM_PPC64 && target.elfClass() == ElfClass.ELF64);
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(
+                new ElfTarget(EM_PPC, ElfClass.ELF32, Endian.BIG, 0),
+                new ElfTarget(EM_PPC64, ElfClass.ELF64, Endian.BIG, ELFV1),
+                new ElfTarget(EM_PPC64, ElfClass.ELF64, Endian.LITTLE, ELFV2));
+    }
+
+    @Override
+    public Abi abi(ElfTarget target) {
+        if (target.elfClass() == ElfClass.ELF32) {
+            return PPC;
+        }
+        if (target.endian() == Endian.LITTLE) {
+            return PPC64LE;
+        }
+        return elfv2(target) ? PPC64_ELFV2 : PPC64_ELFV1;
+    }
+
+    /** Big-endian objects that name no ABI are ELFv1, as binutils reads them; little-endian ones are ELFv2. */
+    private static boolean elfv2(ElfTarget target) {
+        int abi = target.flags() & EF_PPC64_ABI;
+        return abi == ELFV2 || (abi == 0 && target.endian() == Endian.LITTLE);
+    }
+
+    /**
+     * How far past an ELFv2 function's symbol (its global entry point, whose code sets up the TOC
+     * pointer from r12) a {@code bl} from code sharing its TOC lands: its local entry point,
+     * {@code st_other} bits 5-7 saying how far (ELFv2 ABI, 3.4.1 "Symbol Values": 0 and 1 mean
+     * none, v in 2-6 means {@code 1 << v >> 2} instructions), as the kernel's ppc_function_entry
+     * computes it. It is the "mode" core hands {@link PowerpcEncodings#call} for a call's target;
+     * the symbol's value stays the function's address, which table relocations against it give.
+     */
+    @Override
+    public int functionMode(ElfTarget target, Symbol symbol) {
+        if (target.machine() != EM_PPC64 || !elfv2(target) || !symbol.isFunction()) {
+            return 0;
+        }
+        int v = (symbol.other() >>> 5) & 7;
+        return v < 2 || v > 6 ? 0 : ((1 << v) >> 2) * PowerpcInstructions.WORD;
+    }
+
+    /**
+     * A site is the {@code bl} under R_PPC_REL24 / R_PPC64_REL24 (or the PLT and NOTOC forms of
+     * a call); the {@code mflr r0} before it and the {@code nop} after it stay outside, as the kernel
+     * patches only the {@code bl}. recordmcount.c records every relocation against the hook,
+     * whatever its type, so it also records a hook's address taken (R_PPC_ADDR16_HA/LO) and a
+     * tail call ({@code b _mcount}); those are rejected here, with the bytes that say why. In a
+     * linked image the {@code bl} may point anywhere, or be the kernel's {@code nop} (a disabled
+     * site); a {@code bl} followed by a TOC restore went through a stub the linker made.
+     */
+    @Override
+    public Recognition recognize(HookReference ref) {
+        boolean is64 = ref.target().elfClass() == ElfClass.ELF64;
+        RelocationTypes types = is64 ? Ppc64Relocations.TABLE : Ppc32Relocations.TABLE;
+        int type = ref.relocation().type();
+        String name = types.name(type);
+        long at = ref.relocation().offset();
+        if (!isCall(type, is64)) {
+            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        }
+        if (at % PowerpcInstructions.WORD != 0 || !ref.inSection(at, PowerpcInstructions.WORD)) {
+            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+        }
+        ByteOrder order = PowerpcInstructions.order(ref.target());
+        int insn = PowerpcInstructions.word(ref.code(), (int) at, order);
+        if (PowerpcInstructions.isB(insn)) {
+            return Recognition.rejected("not a call: " + name + " on a b (a tail call to the hook)");
+        }
+        if (ref.linked() && insn == PowerpcInstructions.NOP) {
+            return Recognition.site(at, PowerpcInstructions.WORD);
+        }
+        if (!PowerpcInstructions.isBl(insn)) {
+            return Recognition.rejected(
+                    String.format("not a call: %s on the word %08x, which is not a bl", name, insn));
+        }
+        long next = at + PowerpcInstructions.WORD;
+        if (ref.linked()
+                && ref.inSection(next, PowerpcInstructions.WORD)
+                && PowerpcInstructions.isTocRestore(PowerpcInstructions.word(ref.code(), (int) next, order))) {
+            return Recognition.rejected(name + ": a bl to a linker stub that switches the TOC (ld r2 follows it);"
+                    + " ftrace patches such calls only through a module trampoline");
+        }
+        return Recognition.site(at, PowerpcInstructions.WORD);
+    }
+
+    private static boolean isCall(int type, boolean is64) {
+        if (is64) {
+            return Ppc64Relocations.R_PPC64_REL24.is(type) || Ppc64Relocations.R_PPC64_REL24_NOTOC.is(type);
+        }
+        return Ppc32Relocations.R_PPC_REL24.is(type)
+                || Ppc32Relocations.R_PPC_PLTREL24.is(type)
+                || Ppc32Relocations.R_PPC_LOCAL24PC.is(type);
+    }
+
+    @Override
+    public PatchEncodings encodings(ElfTarget target, int mode) {
+        return PowerpcEncodings.of(PowerpcInstructions.order(target));
+    }
+
+    /**
+     * One aligned word: {@code bl} is a call (with its target), unless a TOC restore follows it
+     * (a call through a stub that switches TOC, which a {@code bl} written in place would break);
+     * {@code nop} is the site's NOP;
+     * {@code ori r2,r2,0} is another no-op; the rest is other code.
+     */
+    @Override
+    public Instruction decode(Code code, int offset) {
+        if (offset % PowerpcInstructions.WORD != 0 || !code.has(offset, PowerpcInstructions.WORD)) {
+            return new Instruction.Other(1);
+        }
+        ByteOrder order = PowerpcInstructions.order(code.target());
+        int insn = PowerpcInstructions.word(code.bytes(), offset, order);
+        int next = offset + PowerpcInstructions.WORD;
+        if (PowerpcInstructions.isBl(insn)
+                && code.has(next, PowerpcInstructions.WORD)
+                && PowerpcInstructions.isTocRestore(PowerpcInstructions.word(code.bytes(), next, order))) {
+            return new Instruction.Other(PowerpcInstructions.WORD);
+        }
+        if (PowerpcInstructions.isBl(insn)) {
+            return new Instruction.Call(
+                    PowerpcInstructions.WORD, PowerpcInstructions.target(insn, code.addressOf(offset)));
+        }
+        if (insn == PowerpcInstructions.NOP) {
+            return new Instruction.Nop(PowerpcInstructions.WORD);
+        }
+        if (insn == PowerpcInstructions.ORI_R2) {
+            return new Instruction.Pad(PowerpcInstructions.WORD);
+        }
+        return new Instruction.Other(PowerpcInstructions.WORD);
+    }
+}
