@@ -59,6 +59,16 @@ public interface ArchBackend {
     }
 
     /**
+     * Whether {@code record} turns hook calls in untraced sections into NOPs
+     * ({@link #untracedCallNop}), as recordmcount.c does where it has a {@code make_nop} (x86, arm,
+     * arm64). Elsewhere (sparc64, s390, mips, powerpc) the kernel tool leaves those calls alone, and
+     * a backend that answers false keeps such objects byte-identical to the tool's. True by default.
+     */
+    default boolean nopsUntracedCalls(ElfTarget target) {
+        return true;
+    }
+
+    /**
      * The {@code e_flags} of a relocatable object that carries data for files of {@code target}
      * (the table {@code table} writes, to be linked with them): by default the target's own; a
      * machine whose linked images carry flags an object must not drops them (ARM's

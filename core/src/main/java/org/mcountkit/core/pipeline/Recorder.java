@@ -127,7 +127,9 @@ public final class Recorder {
             return unchanged;
         }
         ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
-        int nopped = new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics);
+        int nopped = image.backend().nopsUntracedCalls(file.target())
+                ? new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics)
+                : 0;
         if (scan.traced().isEmpty() && nopped == 0) {
             return unchanged;
         }
