@@ -18,8 +18,10 @@ public enum Toolchain {
     ARM("arm-linux-gnueabihf-"),
     /** 32-bit ARM soft-float (armel): ARMv5TE, ARM or Thumb-1 code. */
     ARMEL("arm-linux-gnueabi-"),
-    /** Only for the test of a backend that mcountkit does not ship, loaded from a jar. */
-    S390X("s390x-linux-gnu-");
+    /** s390x (64-bit, big-endian). */
+    S390X("s390x-linux-gnu-"),
+    /** sparc64 (big-endian); the kernel compiles with {@code -m64 -mcmodel=medlow}. */
+    SPARC64("sparc64-linux-gnu-");
 
     /** Flags every kernel-like compile uses: no PIE, no unwind tables. */
     public static final List<String> KERNEL_FLAGS =
