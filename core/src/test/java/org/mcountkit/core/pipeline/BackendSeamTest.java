@@ -3,16 +3,19 @@ package org.mcountkit.core.pipeline;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.Mockito.atLeastOnce;
 import static org.mockito.Mockito.lenient;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -220,7 +223,8 @@ class BackendSeamTest {
         when(backend.supports(any())).thenReturn(true);
         when(backend.encodings(any(), anyInt())).thenReturn(encodings);
         when(encodings.nop(5)).thenReturn(NOP5.clone());
-        // The SPI's default: the site's NOP over the site.
+        // The SPI's defaults: untraced calls are NOPed, with the site's NOP over the site.
+        when(backend.nopsUntracedCalls(any())).thenCallRealMethod();
         when(backend.untracedCallNop(any(), anyInt(), anyInt())).thenCallRealMethod();
         FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
 
@@ -242,6 +246,46 @@ class BackendSeamTest {
             assertEquals(1, call.offset());
             assertEquals(0, call.type(), "the call's relocation is retired in " + untraced);
         }
+    }
+
+    /**
+     * A backend that answers {@code nopsUntracedCalls} false (recordmcount.c has no make_nop for
+     * its machine) gets its traced sites recorded and its untraced calls, bytes and relocations,
+     * left as they were; its NOP is never asked for.
+     */
+    @Test
+    void recordLeavesUntracedCallsAloneWhenTheBackendSaysSo() throws IOException {
+        scriptVerdicts();
+        when(backend.supports(any())).thenReturn(true);
+        when(backend.nopsUntracedCalls(any())).thenReturn(false);
+        JelfElfFile before = new JelfElfFile(object);
+        List<byte[]> untracedBefore = new ArrayList<>();
+        for (String untraced : List.of(".noinstr.text", ".text..nomcount")) {
+            ByteBuffer bytes = before.bytes(before.section(untraced).orElseThrow());
+            byte[] copy = new byte[bytes.remaining()];
+            bytes.get(copy);
+            untracedBefore.add(copy);
+        }
+
+        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
+
+        assertTrue(report.changed());
+        assertEquals(3, TableOracle.entries(object, McountLocSections.TABLE).size());
+        assertEquals(2, report.untracedSites().size());
+        JelfElfFile recorded = new JelfElfFile(object);
+        List<String> untracedSections = List.of(".noinstr.text", ".text..nomcount");
+        for (int i = 0; i < untracedSections.size(); i++) {
+            String untraced = untracedSections.get(i);
+            ByteBuffer bytes = recorded.bytes(recorded.section(untraced).orElseThrow());
+            byte[] after = new byte[bytes.remaining()];
+            bytes.get(after);
+            assertArrayEquals(untracedBefore.get(i), after, untraced);
+            Relocation call = recorded.relocations(
+                            recorded.section(".rela" + untraced).orElseThrow())
+                    .get(0);
+            assertNotEquals(0, call.type(), "the call's relocation stays in " + untraced);
+        }
+        verify(backend, never()).untracedCallNop(any(), anyInt(), anyInt());
     }
 
     @Test
