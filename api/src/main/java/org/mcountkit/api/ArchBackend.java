@@ -59,13 +59,13 @@ public interface ArchBackend {
     }
 
     /**
-     * Whether {@code record} turns hook calls in untraced sections into NOPs
-     * ({@link #untracedCallNop}), as recordmcount.c does where it has a {@code make_nop} (x86, arm,
-     * arm64). Elsewhere (sparc64, s390, mips, powerpc) the kernel tool leaves those calls alone, and
-     * a backend that answers false keeps such objects byte-identical to the tool's. True by default.
+     * True where {@code record} leaves hook calls in untraced sections as they are, as
+     * recordmcount.c does on machines it has no {@code make_nop} for (sparc64, s390, mips,
+     * powerpc), keeping such objects byte-identical to the tool's. False by default: the calls get
+     * {@link #untracedCallNop}, as the tool does on x86, arm and arm64.
      */
-    default boolean nopsUntracedCalls(ElfTarget target) {
-        return true;
+    default boolean leavesUntracedCalls(ElfTarget target) {
+        return false;
     }
 
     /**

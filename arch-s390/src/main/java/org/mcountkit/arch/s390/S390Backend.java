@@ -74,8 +74,8 @@ public final class S390Backend implements ArchBackend {
     }
 
     @Override
-    public boolean nopsUntracedCalls(ElfTarget target) {
-        return false;
+    public boolean leavesUntracedCalls(ElfTarget target) {
+        return true;
     }
 
     @Override

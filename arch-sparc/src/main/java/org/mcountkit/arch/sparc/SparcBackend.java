@@ -55,8 +55,8 @@ public final class SparcBackend implements ArchBackend {
     }
 
     @Override
-    public boolean nopsUntracedCalls(ElfTarget target) {
-        return false;
+    public boolean leavesUntracedCalls(ElfTarget target) {
+        return true;
     }
 
     /**

@@ -127,9 +127,9 @@ public final class Recorder {
             return unchanged;
         }
         ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
-        int nopped = image.backend().nopsUntracedCalls(file.target())
-                ? new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics)
-                : 0;
+        int nopped = image.backend().leavesUntracedCalls(file.target())
+                ? 0
+                : new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics);
         if (scan.traced().isEmpty() && nopped == 0) {
             return unchanged;
         }

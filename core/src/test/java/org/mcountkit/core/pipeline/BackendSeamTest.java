@@ -223,8 +223,7 @@ class BackendSeamTest {
         when(backend.supports(any())).thenReturn(true);
         when(backend.encodings(any(), anyInt())).thenReturn(encodings);
         when(encodings.nop(5)).thenReturn(NOP5.clone());
-        // The SPI's defaults: untraced calls are NOPed, with the site's NOP over the site.
-        when(backend.nopsUntracedCalls(any())).thenCallRealMethod();
+        // The SPI's default: the site's NOP over the site.
         when(backend.untracedCallNop(any(), anyInt(), anyInt())).thenCallRealMethod();
         FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
 
@@ -249,7 +248,7 @@ class BackendSeamTest {
     }
 
     /**
-     * A backend that answers {@code nopsUntracedCalls} false (recordmcount.c has no make_nop for
+     * A backend that answers {@code leavesUntracedCalls} true (recordmcount.c has no make_nop for
      * its machine) gets its traced sites recorded and its untraced calls, bytes and relocations,
      * left as they were; its NOP is never asked for.
      */
@@ -257,7 +256,7 @@ class BackendSeamTest {
     void recordLeavesUntracedCallsAloneWhenTheBackendSaysSo() throws IOException {
         scriptVerdicts();
         when(backend.supports(any())).thenReturn(true);
-        when(backend.nopsUntracedCalls(any())).thenReturn(false);
+        when(backend.leavesUntracedCalls(any())).thenReturn(true);
         JelfElfFile before = new JelfElfFile(object);
         List<byte[]> untracedBefore = new ArrayList<>();
         for (String untraced : List.of(".noinstr.text", ".text..nomcount")) {
