@@ -405,7 +405,9 @@ class CommandLineTest {
                                 "riscv64",
                                 "riscv32",
                                 "nds32le",
-                                "nds32be")),
+                                "nds32be",
+                                "s390x",
+                                "sparc64")),
                 run.out());
     }
 

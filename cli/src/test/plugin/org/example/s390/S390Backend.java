@@ -17,9 +17,10 @@ import org.mcountkit.api.RelocationType;
 import org.mcountkit.api.RelocationTypes;
 
 /**
- * A backend mcountkit does not ship, compiled by a test into its own jar: s390x {@code -pg} and
- * {@code -mfentry} calls, {@code brasl %rN, hook} (6 bytes, opcode 0xc0, low nibble 5) whose
- * R_390_PLT32DBL or R_390_PC32DBL sits 2 bytes into the instruction (gcc 12 output).
+ * A backend mcountkit does not ship, compiled by a test into its own jar: 31-bit s390 (ELF32,
+ * gcc's {@code -m31}; mcountkit's own arch-s390 takes s390x, ELF64, only). Its {@code -pg} calls
+ * are {@code brasl %r14, _mcount} (6 bytes, opcode 0xc0, low nibble 5) whose R_390_PC32DBL or
+ * R_390_PLT32DBL sits 2 bytes into the instruction (gcc 12 output); the table word is R_390_32.
  * Relocation numbers from binutils include/elf/s390.h; EM_S390 = 22 (ELF gABI).
  */
 public final class S390Backend implements ArchBackend {
@@ -28,9 +29,9 @@ public final class S390Backend implements ArchBackend {
     static final int BRASL_LENGTH = 6;
 
     enum Relocation implements RelocationType {
+        R_390_32(4),
         R_390_PC32DBL(19),
         R_390_PLT32DBL(20),
-        R_390_64(22),
         R_390_GOTENT(26);
 
         private final int number;
@@ -45,8 +46,8 @@ public final class S390Backend implements ArchBackend {
         }
     }
 
-    static final Abi ABI = Abi.builder("s390x", ElfClass.ELF64).hooks("_mcount", "__fentry__")
-            .relocations(RelocationTypes.of(Relocation.class), Relocation.R_390_64).build();
+    static final Abi ABI = Abi.builder("s390", ElfClass.ELF32).hooks("_mcount")
+            .relocations(RelocationTypes.of(Relocation.class), Relocation.R_390_32).build();
 
     @Override
     public String name() {
@@ -55,12 +56,12 @@ public final class S390Backend implements ArchBackend {
 
     @Override
     public boolean supports(ElfTarget target) {
-        return target.machine() == EM_S390 && target.elfClass() == ElfClass.ELF64 && target.endian() == Endian.BIG;
+        return target.machine() == EM_S390 && target.elfClass() == ElfClass.ELF32 && target.endian() == Endian.BIG;
     }
 
     @Override
     public List<ElfTarget> targets() {
-        return List.of(new ElfTarget(EM_S390, ElfClass.ELF64, Endian.BIG, 0));
+        return List.of(new ElfTarget(EM_S390, ElfClass.ELF32, Endian.BIG, 0));
     }
 
     @Override

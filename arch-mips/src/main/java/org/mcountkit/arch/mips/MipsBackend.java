@@ -16,7 +16,6 @@ import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
-import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
@@ -57,6 +56,7 @@ public final class MipsBackend implements ArchBackend {
                 .hooks(HOOKS)
                 .relocations(MipsRelocations.TABLE, R_MIPS_32)
                 .rel()
+                .keepsUntracedCalls()
                 .build();
     }
 
@@ -65,6 +65,7 @@ public final class MipsBackend implements ArchBackend {
                 .hooks(HOOKS)
                 .relocations(MipsRelocations.TABLE, R_MIPS_64)
                 .relocationInfo(info)
+                .keepsUntracedCalls()
                 .build();
     }
 
@@ -185,12 +186,6 @@ public final class MipsBackend implements ArchBackend {
     @Override
     public PatchEncodings encodings(ElfTarget target, int mode) {
         return new MipsEncodings(siteLength(target), MipsInstructions.order(target));
-    }
-
-    /** recordmcount.c has no make_nop for EM_MIPS: a call in an untraced section stays as it is. */
-    @Override
-    public byte[] untracedCallNop(Code code, int offset, int length) {
-        throw new EncodingException("the kernel tool leaves MIPS calls in untraced sections as they are");
     }
 
     /**

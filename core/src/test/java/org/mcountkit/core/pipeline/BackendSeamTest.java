@@ -3,16 +3,19 @@ package org.mcountkit.core.pipeline;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.Mockito.atLeastOnce;
 import static org.mockito.Mockito.lenient;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -94,6 +97,13 @@ class BackendSeamTest {
     private static final Abi ABI = Abi.builder("mock", ElfClass.ELF64)
             .hooks(HOOK)
             .relocations(RelocationTypes.of(MockRelocation.class), MockRelocation.R_MOCK_64)
+            .build();
+
+    /** The same machine where the kernel tool has no make_nop. */
+    private static final Abi KEEPING_ABI = Abi.builder("mock", ElfClass.ELF64)
+            .hooks(HOOK)
+            .relocations(RelocationTypes.of(MockRelocation.class), MockRelocation.R_MOCK_64)
+            .keepsUntracedCalls()
             .build();
 
     @TempDir
@@ -242,6 +252,46 @@ class BackendSeamTest {
             assertEquals(1, call.offset());
             assertEquals(0, call.type(), "the call's relocation is retired in " + untraced);
         }
+    }
+
+    /**
+     * A backend whose ABI {@code keepsUntracedCalls} (recordmcount.c has no make_nop for its
+     * machine) gets its traced sites recorded and its untraced calls, bytes and relocations,
+     * left as they were; its NOP is never asked for.
+     */
+    @Test
+    void recordLeavesUntracedCallsAloneWhereTheAbiKeepsThem() throws IOException {
+        scriptVerdicts();
+        when(backend.supports(any())).thenReturn(true);
+        when(backend.abi(any())).thenReturn(KEEPING_ABI);
+        JelfElfFile before = new JelfElfFile(object);
+        List<byte[]> untracedBefore = new ArrayList<>();
+        for (String untraced : List.of(".noinstr.text", ".text..nomcount")) {
+            ByteBuffer bytes = before.bytes(before.section(untraced).orElseThrow());
+            byte[] copy = new byte[bytes.remaining()];
+            bytes.get(copy);
+            untracedBefore.add(copy);
+        }
+
+        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
+
+        assertTrue(report.changed());
+        assertEquals(3, TableOracle.entries(object, McountLocSections.TABLE).size());
+        assertEquals(2, report.untracedSites().size());
+        JelfElfFile recorded = new JelfElfFile(object);
+        List<String> untracedSections = List.of(".noinstr.text", ".text..nomcount");
+        for (int i = 0; i < untracedSections.size(); i++) {
+            String untraced = untracedSections.get(i);
+            ByteBuffer bytes = recorded.bytes(recorded.section(untraced).orElseThrow());
+            byte[] after = new byte[bytes.remaining()];
+            bytes.get(after);
+            assertArrayEquals(untracedBefore.get(i), after, untraced);
+            Relocation call = recorded.relocations(
+                            recorded.section(".rela" + untraced).orElseThrow())
+                    .get(0);
+            assertNotEquals(0, call.type(), "the call's relocation stays in " + untraced);
+        }
+        verify(backend, never()).untracedCallNop(any(), anyInt(), anyInt());
     }
 
     @Test

@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /**
  * The oracle for fixed-width instruction sets (aarch64, riscv): {@code objdump -dr} output parsed
  * into instructions with the label they follow and the relocations objdump prints under them.
- * An instruction's bytes are shown as one 4- or 8-digit word (riscv's compressed ones as 4).
+ * An instruction's bytes are shown as one 4- or 8-digit word (riscv's compressed ones as 4), or
+ * as separate bytes (sparc, s390).
  */
 public final class ObjdumpCode {
 
@@ -49,14 +50,15 @@ public final class ObjdumpCode {
     private static final Pattern SECTION = Pattern.compile("^Disassembly of section (\\S+):$");
     private static final Pattern LABEL = Pattern.compile("^([0-9a-f]+) <([^>]+)>:$");
     private static final Pattern INSN = Pattern.compile(
-            "^\\s+([0-9a-f]+):\\t([0-9a-f]{4} [0-9a-f]{4}|[0-9a-f]{8}|[0-9a-f]{4})\\s+\\t(\\S+)\\s*(.*)$");
+            "^\\s+([0-9a-f]+):\\t([0-9a-f]{2}(?: [0-9a-f]{2})+|[0-9a-f]{4} [0-9a-f]{4}|[0-9a-f]{8}|[0-9a-f]{4})\\s+\\t(\\S+)\\s*(.*)$");
     private static final Pattern RELOC = Pattern.compile("^\\t+([0-9a-f]+): (R_\\S+)\\t(\\S+)$");
 
     private ObjdumpCode() {}
 
     /**
      * The instructions of objdump's {@code -d} (with {@code -r}) output, in order. An instruction
-     * is one or two 16-bit halfwords (a 32-bit Thumb one is printed {@code f7ff fffe}) or a 32-bit word.
+     * is one or two 16-bit halfwords (a 32-bit Thumb one is printed {@code f7ff fffe}), a 32-bit word,
+     * or bytes ({@code 40 00 00 00} on sparc).
      */
     public static List<Instruction> parse(String text) {
         List<Instruction> list = new ArrayList<>();

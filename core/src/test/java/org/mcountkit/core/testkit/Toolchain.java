@@ -32,8 +32,10 @@ public enum Toolchain {
     PPC64("powerpc64-linux-gnu-"),
     /** 64-bit PowerPC, little-endian, ELFv2. */
     PPC64LE("powerpc64le-linux-gnu-"),
-    /** Only for the test of a backend that mcountkit does not ship, loaded from a jar. */
-    S390X("s390x-linux-gnu-");
+    /** s390x (64-bit, big-endian). */
+    S390X("s390x-linux-gnu-"),
+    /** sparc64 (big-endian); the kernel compiles with {@code -m64 -mcmodel=medlow}. */
+    SPARC64("sparc64-linux-gnu-");
 
     /** Flags every kernel-like compile uses: no PIE, no unwind tables. */
     public static final List<String> KERNEL_FLAGS =

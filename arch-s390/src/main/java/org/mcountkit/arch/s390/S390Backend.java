@@ -1,0 +1,157 @@
+package org.mcountkit.arch.s390;
+
+import static org.mcountkit.arch.s390.S390Relocations.R_390_64;
+import static org.mcountkit.arch.s390.S390Relocations.R_390_PC32DBL;
+import static org.mcountkit.arch.s390.S390Relocations.R_390_PLT32DBL;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Optional;
+import org.mcountkit.api.Abi;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
+import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Endian;
+import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
+import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.Recognition;
+import org.mcountkit.api.Relocation;
+
+/**
+ * s390x (EM_S390, ELF64, big-endian, RELA). Calls to the hook are {@code brasl} with
+ * R_390_PLT32DBL (or R_390_PC32DBL) on its operand, 2 bytes into the instruction:
+ *
+ * <ul>
+ *   <li>{@code -pg -mfentry}: {@code brasl %r0,__fentry__} first in the function; the site is
+ *       that {@code brasl} (6 bytes). With {@code -mnop-mcount} gcc writes {@code brcl 0,0}
+ *       instead and, with {@code -mrecord-mcount}, the {@code __mcount_loc} table itself, which
+ *       mcountkit reads as a table (as 6.1 kernels build: arch/s390/Makefile).
+ *   <li>{@code -pg}: {@code brasl %r14,_mcount} inside gcc's save/call/restore sequence
+ *       ({@link S390Sequences}); the site is the whole sequence, from its first byte.
+ * </ul>
+ *
+ * recordmcount.c records every hook relocation on EM_S390 14 bytes before it ({@code
+ * mcount_adjust_64}), which is the start of old gcc's 24-byte {@code -pg} sequence only; mcountkit
+ * records the start of the sequence actually there, so gcc 9+ objects differ (README, tests). It
+ * has no make_nop for EM_S390: calls in untraced sections stay.
+ */
+public final class S390Backend implements ArchBackend {
+
+    /** ELF gABI: EM_S390. */
+    static final int EM_S390 = 22;
+
+    /** The offset of a RIL instruction's 32-bit operand, where its relocation applies. */
+    private static final int OPERAND = 2;
+
+    private static final int R0 = 0;
+    private static final int R14 = 14;
+
+    private static final Abi S390X = Abi.builder("s390x", ElfClass.ELF64)
+            .hooks("_mcount", "__fentry__")
+            .relocations(S390Relocations.TABLE, R_390_64)
+            .keepsUntracedCalls()
+            .build();
+
+    @Override
+    public String name() {
+        return "s390";
+    }
+
+    @Override
+    public boolean supports(ElfTarget target) {
+        return target.machine() == EM_S390 && target.elfClass() == ElfClass.ELF64 && target.endian() == Endian.BIG;
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(new ElfTarget(EM_S390, ElfClass.ELF64, Endian.BIG, 0));
+    }
+
+    @Override
+    public Abi abi(ElfTarget target) {
+        return S390X;
+    }
+
+    @Override
+    public Recognition recognize(HookReference ref) {
+        Relocation r = ref.relocation();
+        String name = S390Relocations.TABLE.name(r.type());
+        if (!R_390_PLT32DBL.is(r.type()) && !R_390_PC32DBL.is(r.type())) {
+            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        }
+        long start = r.offset() - OPERAND;
+        if (start % 2 != 0 || !ref.inSection(start, S390Instructions.RIL)) {
+            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+        }
+        ByteBuffer code = ref.code();
+        int at = (int) start;
+        if (S390Instructions.isBrasl(code, at)) {
+            int register = S390Instructions.register(code, at);
+            if (register == R0) {
+                return Recognition.site(at, S390Instructions.RIL);
+            }
+            if (register == R14) {
+                Optional<S390Sequences.Sequence> sequence = S390Sequences.aroundBrasl(code, at);
+                if (sequence.isPresent()) {
+                    return Recognition.site(
+                            sequence.get().start(), sequence.get().length());
+                }
+                return Recognition.rejected("not a call: " + name
+                        + " on a brasl %r14 outside gcc's -pg sequence (stg %r14,8(%r15); brasl; lg %r14,8(%r15))");
+            }
+            return Recognition.rejected("not a call: " + name + " on a brasl %r" + register
+                    + ", neither -mfentry's brasl %r0 nor -pg's brasl %r14");
+        }
+        if (ref.linked() && S390Instructions.isBrclNever(code, at)) {
+            return Recognition.site(at, S390Instructions.RIL);
+        }
+        if (S390Instructions.isLarl(code, at)) {
+            return Recognition.rejected("not a call: " + name + " on a larl (takes the hook's address)");
+        }
+        return Recognition.rejected(String.format(
+                "not a call: %s on the instruction %02x%02x..., which is not a brasl",
+                name, S390Instructions.unsigned(code, at), S390Instructions.unsigned(code, at + 1)));
+    }
+
+    /**
+     * One instruction as its opcode's length bits delimit it, except that gcc's {@code -pg}
+     * sequence is one call of its whole length: {@code brasl} is a call; {@code brcl 0} the site's
+     * NOP; {@code nopr} ({@code bcr 0}) and {@code nop} ({@code bc 0}) other no-ops.
+     */
+    @Override
+    public Instruction decode(Code code, int offset) {
+        if (code.addressOf(offset) % 2 != 0 || !code.has(offset, 2)) {
+            return new Instruction.Other(1);
+        }
+        ByteBuffer bytes = code.bytes();
+        int first = S390Instructions.unsigned(bytes, offset);
+        int length = S390Instructions.length(first);
+        if (!code.has(offset, length)) {
+            return new Instruction.Other(1);
+        }
+        Optional<S390Sequences.Sequence> sequence = S390Sequences.startingAt(bytes, offset);
+        if (sequence.isPresent()) {
+            int brasl = sequence.get().brasl();
+            return new Instruction.Call(
+                    sequence.get().length(), S390Instructions.target(bytes, brasl, code.addressOf(brasl)));
+        }
+        if (S390Instructions.isBrasl(bytes, offset)) {
+            return new Instruction.Call(length, S390Instructions.target(bytes, offset, code.addressOf(offset)));
+        }
+        if (S390Instructions.isBrclNever(bytes, offset)) {
+            return new Instruction.Nop(length);
+        }
+        int mask = S390Instructions.unsigned(bytes, offset + 1) >>> 4;
+        if ((first == 0x07 || first == 0x47) && mask == 0) {
+            return new Instruction.Pad(length);
+        }
+        return new Instruction.Other(length);
+    }
+
+    @Override
+    public PatchEncodings encodings(ElfTarget target, int mode) {
+        return S390Encodings.INSTANCE;
+    }
+}

@@ -1,0 +1,101 @@
+package org.mcountkit.arch.sparc;
+
+import static org.mcountkit.arch.sparc.SparcRelocations.R_SPARC_64;
+import static org.mcountkit.arch.sparc.SparcRelocations.R_SPARC_WDISP30;
+import static org.mcountkit.arch.sparc.SparcRelocations.R_SPARC_WPLT30;
+
+import java.util.List;
+import org.mcountkit.api.Abi;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
+import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Endian;
+import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
+import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.Recognition;
+import org.mcountkit.api.Relocation;
+
+/**
+ * 64-bit SPARC (EM_SPARCV9, big-endian, RELA). gcc's {@code -pg} emits {@code call _mcount}
+ * (R_SPARC_WDISP30) right after the {@code save}, with its delay slot after it; the site is the
+ * {@code call} alone, which the kernel patches to {@code nop} and back (arch/sparc/kernel/ftrace.c).
+ * recordmcount.c writes R_SPARC_64 table words and has no make_nop for EM_SPARCV9, so calls in
+ * untraced sections stay as they are.
+ */
+public final class SparcBackend implements ArchBackend {
+
+    /** ELF gABI: EM_SPARCV9. */
+    static final int EM_SPARCV9 = 43;
+
+    private static final Abi SPARC64 = Abi.builder("sparc64", ElfClass.ELF64)
+            .hooks("_mcount")
+            .relocations(SparcRelocations.TABLE, R_SPARC_64)
+            .keepsUntracedCalls()
+            .build();
+
+    @Override
+    public String name() {
+        return "sparc";
+    }
+
+    @Override
+    public boolean supports(ElfTarget target) {
+        return target.machine() == EM_SPARCV9 && target.elfClass() == ElfClass.ELF64 && target.endian() == Endian.BIG;
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(new ElfTarget(EM_SPARCV9, ElfClass.ELF64, Endian.BIG, 0));
+    }
+
+    @Override
+    public Abi abi(ElfTarget target) {
+        return SPARC64;
+    }
+
+    /**
+     * A site is a {@code call} under R_SPARC_WDISP30 (or R_SPARC_WPLT30, the PIC spelling). In a
+     * linked image it may also be the kernel's NOP that {@code patch --nop} left there.
+     */
+    @Override
+    public Recognition recognize(HookReference ref) {
+        Relocation r = ref.relocation();
+        String name = SparcRelocations.TABLE.name(r.type());
+        long at = r.offset();
+        if (!R_SPARC_WDISP30.is(r.type()) && !R_SPARC_WPLT30.is(r.type())) {
+            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        }
+        if (at % SparcInstructions.WORD != 0 || !ref.inSection(at, SparcInstructions.WORD)) {
+            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+        }
+        int word = SparcInstructions.word(ref.code(), (int) at);
+        if (SparcInstructions.isCall(word) || (ref.linked() && word == SparcInstructions.NOP)) {
+            return Recognition.site(at, SparcInstructions.WORD);
+        }
+        return Recognition.rejected(String.format("not a call: %s on the word %08x, which is not a call", name, word));
+    }
+
+    /** Words: {@code call} with its target, the kernel's {@code nop}, anything else. */
+    @Override
+    public Instruction decode(Code code, int offset) {
+        if (code.addressOf(offset) % SparcInstructions.WORD != 0 || !code.has(offset, SparcInstructions.WORD)) {
+            return new Instruction.Other(1);
+        }
+        int word = SparcInstructions.word(code.bytes(), offset);
+        if (SparcInstructions.isCall(word)) {
+            return new Instruction.Call(
+                    SparcInstructions.WORD, SparcInstructions.callTarget(word, code.addressOf(offset)));
+        }
+        if (word == SparcInstructions.NOP) {
+            return new Instruction.Nop(SparcInstructions.WORD);
+        }
+        return new Instruction.Other(SparcInstructions.WORD);
+    }
+
+    @Override
+    public PatchEncodings encodings(ElfTarget target, int mode) {
+        return SparcEncodings.INSTANCE;
+    }
+}
