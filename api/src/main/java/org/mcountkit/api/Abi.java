@@ -13,7 +13,8 @@ import java.util.Set;
  * whether its decoder delimits instructions or code must be scanned byte by byte, which
  * dynamic relocations fill a pointer slot (a GOT entry) of a linked image, and how a table word
  * may name a function (ARM's Thumb bit: {@link #functionsNeverBases},
- * {@link #functionTableRelocation}). A backend
+ * {@link #functionTableRelocation}), and whether a RELA machine's linker takes addends from the relocated
+ * word ({@link #addendsInPlace}). A backend
  * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
  */
 public record Abi(
@@ -29,7 +30,8 @@ public record Abi(
         Set<Integer> symbolSlotRelocations,
         int relativeRelocation,
         boolean functionsNeverBases,
-        int functionTableRelocation) {
+        int functionTableRelocation,
+        boolean addendsInPlace) {
 
     public Abi {
         Objects.requireNonNull(machineName, "machineName");
@@ -64,6 +66,7 @@ public record Abi(
         private int relativeRelocation = -1;
         private boolean functionsNeverBases;
         private int functionTableRelocation = -1;
+        private boolean addendsInPlace;
 
         private Builder(String machineName, ElfClass elfClass) {
             this.machineName = machineName;
@@ -153,6 +156,18 @@ public record Abi(
             return this;
         }
 
+        /**
+         * The machine's relocations are RELA but {@code partial_inplace}: the linker adds the word
+         * already in place and ignores {@code r_addend} (BFD's elf32-sh howtos), while a kernel's
+         * module loader adds both (arch/sh/kernel/module.c). A table word therefore holds its
+         * offset itself, with {@code r_addend} 0, as gas writes {@code .long sym+off}; a table
+         * read back takes the sum of both.
+         */
+        public Builder addendsInPlace() {
+            this.addendsInPlace = true;
+            return this;
+        }
+
         public Abi build() {
             if (relocations == null) {
                 throw new IllegalStateException(machineName + ": no relocation types");
@@ -170,7 +185,8 @@ public record Abi(
                     symbolSlotRelocations,
                     relativeRelocation,
                     functionsNeverBases,
-                    functionTableRelocation < 0 ? tableRelocation : functionTableRelocation);
+                    functionTableRelocation < 0 ? tableRelocation : functionTableRelocation,
+                    addendsInPlace);
         }
     }
 }
