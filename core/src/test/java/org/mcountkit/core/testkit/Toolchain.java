@@ -18,6 +18,8 @@ public enum Toolchain {
     ARM("arm-linux-gnueabihf-"),
     /** 32-bit ARM soft-float (armel): ARMv5TE, ARM or Thumb-1 code. */
     ARMEL("arm-linux-gnueabi-"),
+    /** SuperH SH-4 (little-endian by default, {@code -mb} for big-endian). */
+    SH4("sh4-linux-gnu-"),
     /** Only for the test of a backend that mcountkit does not ship, loaded from a jar. */
     S390X("s390x-linux-gnu-");
 
