@@ -10,7 +10,7 @@ import org.mcountkit.core.testkit.ObjdumpCode.Reloc;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
- * The oracle for code: {@code sh4-linux-gnu-objdump -dr}, whose SH lines print each halfword as
+ * The oracle for code: {@code sh4-linux-gnu-objdump -drz} (zero words shown, not elided), whose SH lines print each halfword as
  * two bytes ({@code 02 d1}), which the shared parser does not read; words in literal pools come
  * out as two {@code .word} halfwords.
  */
@@ -25,7 +25,7 @@ record ShDisassembly(List<Instruction> instructions) {
     private static final Pattern PC_RELATIVE = Pattern.compile("^([0-9a-f]+) <[^>]+>,(r\\d+)");
 
     static ShDisassembly of(Path file) {
-        return new ShDisassembly(parse(Toolchain.SH4.run("objdump", "-dr", file.toString())));
+        return new ShDisassembly(parse(Toolchain.SH4.run("objdump", "-drz", file.toString())));
     }
 
     private static List<Instruction> parse(String text) {
