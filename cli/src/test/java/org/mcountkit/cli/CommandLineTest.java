@@ -353,7 +353,9 @@ class CommandLineTest {
                                 "riscv64",
                                 "riscv32",
                                 "nds32le",
-                                "nds32be")),
+                                "nds32be",
+                                "sh",
+                                "sheb")),
                 run.out());
     }
 
