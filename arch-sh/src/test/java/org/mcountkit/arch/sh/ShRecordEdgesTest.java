@@ -145,6 +145,27 @@ class ShRecordEdgesTest {
         assertArrayEquals(ShTables.addendsInWords(reference), Files.readAllBytes(object));
     }
 
+    /**
+     * A table read back takes word plus addend, as the module loader does: the perl tool's (gas:
+     * {@code .long f+0xa}, the offset in the word) and the C tool's (offset in {@code r_addend})
+     * both name the one call, so {@code list} adds no other entry.
+     */
+    @Test
+    void tablesOfThePerlAndTheCToolReadBackAtTheirSite() {
+        Path perl = assemble(UNPADDED + "\t.section __mcount_loc, \"a\"\n\t.long f+0xa\n");
+        Path c = dir.resolve("c.o");
+        Toolchain.SH4.run("as", Samples.write(dir, "c.s", UNPADDED).toString(), "-o", c.toString());
+        ReferenceRecordMcount.run(dir, c.toString()).requireSuccess(List.of("recordmcount"));
+
+        for (Path object : List.of(perl, c)) {
+            assertEquals(List.of(".text+0xc"), strings(ShTables.entries(object)), object.toString());
+            assertEquals(
+                    List.of(".text+0xc 4 f+0xa mcount relocation"),
+                    SiteText.lines(mcountkit.list(object).sites()),
+                    object.toString());
+        }
+    }
+
     /** gas puts an addend in the word: {@code .long mcount+4} is 4 past the hook, no call to it. */
     @Test
     void aWordPointingPastTheHookIsNoSite() throws IOException {
