@@ -14,8 +14,9 @@ import java.util.Set;
  * dynamic relocations fill a pointer slot (a GOT entry) of a linked image, and how a table word
  * may name a function (ARM's Thumb bit: {@link #functionsNeverBases},
  * {@link #functionTableRelocation}), and whether {@code record} leaves hook calls in untraced sections
- * alone ({@link #keepsUntracedCalls}), and which section holds function descriptors
- * ({@link #descriptorSection}; null where a function symbol's value is its code). A backend
+ * alone ({@link #keepsUntracedCalls}), which section holds function descriptors
+ * ({@link #descriptorSection}; null where a function symbol's value is its code), and whether a RELA
+ * machine's linker takes addends from the relocated word ({@link #addendsInPlace}). A backend
  * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
  */
 public record Abi(
@@ -33,7 +34,8 @@ public record Abi(
         boolean functionsNeverBases,
         int functionTableRelocation,
         boolean keepsUntracedCalls,
-        String descriptorSection) {
+        String descriptorSection,
+        boolean addendsInPlace) {
 
     public Abi {
         Objects.requireNonNull(machineName, "machineName");
@@ -70,6 +72,7 @@ public record Abi(
         private int functionTableRelocation = -1;
         private boolean keepsUntracedCalls;
         private String descriptorSection;
+        private boolean addendsInPlace;
 
         private Builder(String machineName, ElfClass elfClass) {
             this.machineName = machineName;
@@ -179,6 +182,18 @@ public record Abi(
             return this;
         }
 
+        /**
+         * The machine's relocations are RELA but {@code partial_inplace}: the linker adds the word
+         * already in place and ignores {@code r_addend} (BFD's elf32-sh howtos), while a kernel's
+         * module loader adds both (arch/sh/kernel/module.c). A table word therefore holds its
+         * offset itself, with {@code r_addend} 0, as gas writes {@code .long sym+off}; a table
+         * read back takes the sum of both.
+         */
+        public Builder addendsInPlace() {
+            this.addendsInPlace = true;
+            return this;
+        }
+
         public Abi build() {
             if (relocations == null) {
                 throw new IllegalStateException(machineName + ": no relocation types");
@@ -198,7 +213,8 @@ public record Abi(
                     functionsNeverBases,
                     functionTableRelocation < 0 ? tableRelocation : functionTableRelocation,
                     keepsUntracedCalls,
-                    descriptorSection);
+                    descriptorSection,
+                    addendsInPlace);
         }
     }
 }

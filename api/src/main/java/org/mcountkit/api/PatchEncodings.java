@@ -17,6 +17,17 @@ public interface PatchEncodings {
     byte[] nop(int length);
 
     /**
+     * The NOP for the site at run-time address {@code siteAddress}: by default {@link #nop(int)}. A
+     * machine whose disabled site depends on where it is overrides it (SH's site is a literal-pool
+     * word that ftrace makes hold the address right after it, so the call there returns at once).
+     *
+     * @throws EncodingException when the machine has no such NOP sequence
+     */
+    default byte[] nop(long siteAddress, int length) {
+        return nop(length);
+    }
+
+    /**
      * Bytes of a call from {@code siteAddress} to {@code targetAddress}, {@link #siteLength()} long.
      *
      * @throws EncodingException when the target is out of the call's range or misaligned

@@ -407,7 +407,9 @@ class CommandLineTest {
                                 "nds32le",
                                 "nds32be",
                                 "s390x",
-                                "sparc64")),
+                                "sparc64",
+                                "sh",
+                                "sheb")),
                 run.out());
     }
 

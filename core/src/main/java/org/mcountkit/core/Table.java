@@ -7,16 +7,18 @@ import org.mcountkit.api.RelocationInfo;
 /**
  * A table made from one or more inputs of one machine: {@code target} (with the {@code e_flags}
  * an object for it carries, {@link org.mcountkit.api.ArchBackend#objectFlags}), the entries in
- * output order, how the machine relocates a word naming a function ({@code rela},
- * {@code relocationType}, and how it packs {@code r_info}; {@code spelledRelocation} is that
- * type's name when the assembler's plain data directive would relocate the word with another
- * type, as ARM's {@code .4byte} against a Thumb function would, else null), and per input the
- * sites that went into the table with what was said about them.
+ * output order, how the machine relocates a word naming a function ({@code rela}, whether the
+ * addend then goes in the word all the same ({@code addendsInPlace}), {@code relocationType},
+ * and how it packs {@code r_info}; {@code spelledRelocation} is that type's name when the
+ * assembler's plain data directive would relocate the word with another type, as ARM's
+ * {@code .4byte} against a Thumb function would, else null), and per input the sites that went
+ * into the table with what was said about them.
  */
 public record Table(
         ElfTarget target,
         String machine,
         boolean rela,
+        boolean addendsInPlace,
         int relocationType,
         String spelledRelocation,
         RelocationInfo relocationInfo,

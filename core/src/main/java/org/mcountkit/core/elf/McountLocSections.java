@@ -7,7 +7,8 @@ import org.mcountkit.api.Section;
 /**
  * Adds {@code __mcount_loc} (one pointer per site) and its relocation section, laid out like the
  * kernel tool's: table flags SHF_ALLOC, alignment and entry size of a pointer; the relocation
- * section of the input's kind (REL keeps the value in the table word, RELA in the addend).
+ * section of the input's kind (REL keeps the value in the table word, RELA in the addend, or in
+ * the word on a machine whose RELA relocations are partial-inplace, {@code Abi#addendsInPlace}).
  */
 public final class McountLocSections {
 
@@ -19,6 +20,17 @@ public final class McountLocSections {
     private McountLocSections() {}
 
     public static void append(ElfFile file, ElfAppender out, List<Entry> entries, boolean rela, int relocationType) {
+        append(file, out, entries, rela, false, relocationType);
+    }
+
+    /** As above; with {@code addendsInPlace} the values go in the words and the RELA addends are 0. */
+    public static void append(
+            ElfFile file,
+            ElfAppender out,
+            List<Entry> entries,
+            boolean rela,
+            boolean addendsInPlace,
+            int relocationType) {
         ElfLayout layout = ElfLayout.of(file.target().elfClass());
         int word = layout.wordSize();
         ByteBuffer table = ByteBuffer.allocate(entries.size() * word)
@@ -27,10 +39,11 @@ public final class McountLocSections {
         ByteBuffer relocations = writer.allocate(entries.size());
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
-            if (!rela) {
+            boolean inWord = !rela || addendsInPlace;
+            if (inWord) {
                 layout.putWord(table, i * word, e.value());
             }
-            writer.put(relocations, i, (long) i * word, e.symbol(), relocationType, rela ? e.value() : 0);
+            writer.put(relocations, i, (long) i * word, e.symbol(), relocationType, inWord ? 0 : e.value());
         }
         int symtab = file.symbolTable().orElseThrow().index();
         int tableIndex =

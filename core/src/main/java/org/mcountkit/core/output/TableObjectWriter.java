@@ -17,7 +17,7 @@ import org.mcountkit.core.elf.RelocationWriter;
  * Writes a {@link Table} as a relocatable object for the table's machine, holding what the
  * assembler makes of {@link TableAsmWriter}'s output: {@code __mcount_loc} (SHF_ALLOC, pointer
  * aligned), a relocation per named entry against an undefined GLOBAL symbol of that name (the
- * addend in the relocation for RELA machines, in the word for REL ones), absolute entries as
+ * addend in the relocation for RELA machines, in the word for REL and partial-inplace ones), absolute entries as
  * plain words, and an empty {@code .note.GNU-stack} so linking it in does not ask for an
  * executable stack.
  */
@@ -46,7 +46,7 @@ public final class TableObjectWriter {
         int r = 0;
         for (int i = 0; i < entries.size(); i++) {
             TableEntry e = entries.get(i);
-            boolean inWord = e.isAbsolute() || !table.rela();
+            boolean inWord = e.isAbsolute() || !table.rela() || table.addendsInPlace();
             if (inWord) {
                 layout.putWord(data, i * word, e.value());
             }
@@ -57,7 +57,7 @@ public final class TableObjectWriter {
                         (long) i * word,
                         symbols.get(e.symbol()),
                         table.relocationType(),
-                        table.rela() ? e.value() : 0);
+                        inWord ? 0 : e.value());
             }
         }
         out.setContent(tableIndex, data.array());

@@ -170,7 +170,7 @@ public final class CodeReader {
                     .append(" or ");
         }
         return text.append("nop (")
-                .append(hex(encodings.nop(encodings.siteLength())))
+                .append(hex(encodings.nop(address, encodings.siteLength())))
                 .append(")")
                 .toString();
     }

@@ -138,7 +138,13 @@ public final class Recorder {
                     entries(file, scan, out, diagnostics, image.abi().functionsNeverBases());
             boolean rela =
                     file.section(scan.traced().get(0).relocationSection()).type() == Section.SHT_RELA;
-            McountLocSections.append(file, out, entries, rela, image.abi().tableRelocation());
+            McountLocSections.append(
+                    file,
+                    out,
+                    entries,
+                    rela,
+                    image.abi().addendsInPlace(),
+                    image.abi().tableRelocation());
         }
         try {
             races.beforeReplace(existing.real());

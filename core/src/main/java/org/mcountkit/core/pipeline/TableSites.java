@@ -111,7 +111,10 @@ public final class TableSites {
                         "entry against symbol '" + symbol.name() + "', which is not defined in a section: skipped");
                 return;
             }
-            long addend = r.explicitAddend() ? r.addend() : wordAt(data, (int) r.offset());
+            // A partial-inplace machine's word counts too: gas puts the offset there, recordmcount.c in r_addend.
+            long addend = r.explicitAddend()
+                    ? r.addend() + (abi.addendsInPlace() ? wordAt(data, (int) r.offset()) : 0)
+                    : wordAt(data, (int) r.offset());
             // The function word's type adds no instruction-set bit to the function's address (ARM's
             // R_ARM_ABS32_NOI); the plain one gives what the symbol's value says, as the linker does.
             long base = functionWord ? image.backend().functionAddress(image.target(), symbol) : symbol.value();

@@ -197,9 +197,12 @@ public final class Patcher {
             }
             byte[] wanted;
             try {
-                wanted = options.mode() == PatchMode.NOP
-                        ? encodings.nop(length)
-                        : encodings.call(site.address(), callTarget, length, callTargetMode);
+                if (options.mode() == PatchMode.CALL) {
+                    wanted = encodings.call(site.address(), callTarget, length, callTargetMode);
+                } else {
+                    // An object's sites have no run-time address yet.
+                    wanted = relocatable ? encodings.nop(length) : encodings.nop(site.address(), length);
+                }
             } catch (EncodingException e) {
                 if (entry) {
                     skipped++;

@@ -138,6 +138,7 @@ public final class TableMaker {
                 objectTarget,
                 abi.machineName(),
                 abi.rela(),
+                abi.addendsInPlace(),
                 abi.functionTableRelocation(),
                 abi.functionTableRelocation() == abi.tableRelocation()
                         ? null

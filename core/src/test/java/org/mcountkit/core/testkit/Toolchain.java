@@ -32,6 +32,8 @@ public enum Toolchain {
     PPC64("powerpc64-linux-gnu-"),
     /** 64-bit PowerPC, little-endian, ELFv2. */
     PPC64LE("powerpc64le-linux-gnu-"),
+    /** SuperH SH-4 (little-endian by default, {@code -mb} for big-endian). */
+    SH4("sh4-linux-gnu-"),
     /** s390x (64-bit, big-endian). */
     S390X("s390x-linux-gnu-"),
     /** sparc64 (big-endian); the kernel compiles with {@code -m64 -mcmodel=medlow}. */

@@ -1,0 +1,126 @@
+package org.mcountkit.arch.sh;
+
+import static org.mcountkit.arch.sh.ShRelocations.R_SH_DIR32;
+
+import java.nio.ByteOrder;
+import java.util.List;
+import org.mcountkit.api.Abi;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Code;
+import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Endian;
+import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
+import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.Recognition;
+import org.mcountkit.api.Relocation;
+
+/**
+ * SuperH (SH-4 and its relatives), little- and big-endian ({@code -ml}, {@code -mb}). gcc's
+ * {@code -pg} calls {@code mcount} through a literal-pool word at the function's start
+ * ({@link ShInstructions}); the word carries R_SH_DIR32 against the hook, and the kernel records
+ * and patches the word itself: its address is the table entry (recordmcount.c, EM_SH: any
+ * relocation against {@code mcount} or {@code __fentry__}, adjust 0, table word R_SH_DIR32).
+ * Relocations are RELA, but the linker takes addends from the word ({@link Abi#addendsInPlace}).
+ */
+public final class ShBackend implements ArchBackend {
+
+    static final int EM_SH = 42;
+
+    /** recordmcount.c on EM_SH: {@code gpfx = 0}, so {@code mcount}; {@code __fentry__} on every machine. */
+    private static final String[] HOOKS = {"mcount", "__fentry__"};
+
+    private static final Abi LITTLE = abi("sh");
+    private static final Abi BIG = abi("sheb");
+
+    private static Abi abi(String name) {
+        return Abi.builder(name, ElfClass.ELF32)
+                .hooks(HOOKS)
+                .relocations(ShRelocations.TABLE, R_SH_DIR32)
+                .addendsInPlace()
+                .keepsUntracedCalls()
+                .build();
+    }
+
+    @Override
+    public String name() {
+        return "sh";
+    }
+
+    @Override
+    public boolean supports(ElfTarget target) {
+        return target.machine() == EM_SH && target.elfClass() == ElfClass.ELF32;
+    }
+
+    @Override
+    public List<ElfTarget> targets() {
+        return List.of(
+                new ElfTarget(EM_SH, ElfClass.ELF32, Endian.LITTLE, 0),
+                new ElfTarget(EM_SH, ElfClass.ELF32, Endian.BIG, 0));
+    }
+
+    @Override
+    public Abi abi(ElfTarget target) {
+        return target.endian() == Endian.BIG ? BIG : LITTLE;
+    }
+
+    /**
+     * A site is an R_SH_DIR32 word that the {@code -pg} sequence before it loads and jumps
+     * through. recordmcount.c takes any relocation against the hook; a word that holds the hook's
+     * address for other code ({@code &mcount} in a literal pool, or in data) is no call, and the
+     * kernel's NOP there would change what that code reads, so it is rejected. In an object the
+     * word is the assembler's 0, as gcc writes {@code .long mcount}; in a linked image it may
+     * hold the hook's address, or after {@code patch --nop} the address after it.
+     */
+    @Override
+    public Recognition recognize(HookReference ref) {
+        Relocation r = ref.relocation();
+        String name = ShRelocations.TABLE.name(r.type());
+        if (!R_SH_DIR32.is(r.type())) {
+            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        }
+        long at = r.offset();
+        ByteOrder order = ShInstructions.order(ref.target());
+        if (!ref.inSection(at, ShInstructions.WORD) || !ShInstructions.isHookWord(ref.code(), 0, (int) at, order)) {
+            return Recognition.rejected("not a call: " + name
+                    + " on a word that no mov.l/sts.l pr/mova/jmp @r1/lds r0,pr sequence before it calls"
+                    + " through (uses the hook's address)");
+        }
+        long inPlace = ShInstructions.word(ref.code(), (int) at, order);
+        if (!ref.linked() && inPlace != 0) {
+            return Recognition.rejected(String.format(
+                    "not a call: %s on a word holding 0x%x, which the linker adds to the hook's address",
+                    name, inPlace));
+        }
+        return Recognition.site(at, ShInstructions.WORD);
+    }
+
+    @Override
+    public PatchEncodings encodings(ElfTarget target, int mode) {
+        return ShEncodings.of(ShInstructions.order(target));
+    }
+
+    /**
+     * A halfword instruction, or at a word the {@code -pg} sequence calls through, the site: a
+     * call to the address it holds, or the kernel's NOP when it holds the address after itself.
+     * {@code nop} is a pad.
+     */
+    @Override
+    public Instruction decode(Code code, int offset) {
+        if (offset % ShInstructions.HALFWORD != 0 || !code.has(offset, ShInstructions.HALFWORD)) {
+            return new Instruction.Other(1);
+        }
+        ByteOrder order = ShInstructions.order(code.target());
+        if (ShInstructions.isHookWord(code.bytes(), code.address(), offset, order)) {
+            long word = ShInstructions.word(code.bytes(), offset, order);
+            long after = (code.addressOf(offset) + ShInstructions.WORD) & 0xffffffffL;
+            return word == after
+                    ? new Instruction.Nop(ShInstructions.WORD)
+                    : new Instruction.Call(ShInstructions.WORD, word);
+        }
+        return ShInstructions.halfword(code.bytes(), offset, order) == ShInstructions.NOP
+                ? new Instruction.Pad(ShInstructions.HALFWORD)
+                : new Instruction.Other(ShInstructions.HALFWORD);
+    }
+}
