@@ -1,6 +1,8 @@
 package org.mcountkit.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -50,12 +52,41 @@ final class McountkitCommand implements Runnable {
         return UsageError.print(failed.getErr(), failed.getCommandSpec().qualifiedName(), e.getMessage());
     }
 
+    /**
+     * The machines of the built-in backends, before the footer of {@code mcountkit --help}; the
+     * backends are loaded only when the help is drawn, so no other run pays for it.
+     */
+    private static void addMachinesSection(CommandLine commandLine) {
+        String key = "machines";
+        commandLine.getHelpSectionMap().put(key, help -> machinesSection(Version.machines()));
+        List<String> keys = new ArrayList<>(commandLine.getHelpSectionKeys());
+        keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), key);
+        commandLine.setHelpSectionKeys(keys);
+    }
+
+    /** The section's text: its heading, then the machines wrapped at 78 columns, as picocli wraps help. */
+    static String machinesSection(String machines) {
+        StringBuilder text = new StringBuilder(
+                String.format("%nMachines (built-in backends; 'mcountkit backends' gives each one's details):%n"));
+        StringBuilder line = new StringBuilder(" ");
+        for (String machine : machines.split(", ")) {
+            if (line.length() + machine.length() + 2 > 78) {
+                text.append(line).append(String.format("%n"));
+                line = new StringBuilder(" ");
+            }
+            line.append(' ').append(machine).append(',');
+        }
+        line.setLength(line.length() - 1);
+        return text.append(line).append(String.format("%n")).toString();
+    }
+
     /** Parses and runs {@code args}; returns the exit code. */
     static int execute(PrintWriter out, PrintWriter err, String... args) {
         CommandLine commandLine = new CommandLine(new McountkitCommand());
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(McountkitCommand::usageError);
+        addMachinesSection(commandLine);
         return commandLine.execute(args);
     }
 }

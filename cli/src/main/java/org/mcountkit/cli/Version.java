@@ -21,20 +21,23 @@ final class Version implements CommandLine.IVersionProvider {
     /** The version, the runtime, and the machines of the backends on the class path. */
     @Override
     public String[] getVersion() {
-        String machines;
-        try {
-            machines = Mcountkit.withClassPathBackends().machines().stream()
-                    .map(Machine::name)
-                    .collect(Collectors.joining(", "));
-        } catch (InputException e) {
-            machines = "none: " + e.getMessage();
-        }
         return new String[] {
             "mcountkit " + version(),
             "Java " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.vendor") + ") on "
                     + System.getProperty("os.name") + " " + System.getProperty("os.arch"),
-            "machines: " + machines
+            "machines: " + machines()
         };
+    }
+
+    /** The machines of the backends on the class path, as {@code --version} and {@code --help} name them. */
+    static String machines() {
+        try {
+            return Mcountkit.withClassPathBackends().machines().stream()
+                    .map(Machine::name)
+                    .collect(Collectors.joining(", "));
+        } catch (InputException e) {
+            return "none: " + e.getMessage();
+        }
     }
 
     static String version() {

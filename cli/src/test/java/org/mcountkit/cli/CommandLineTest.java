@@ -368,6 +368,32 @@ class CommandLineTest {
         }
     }
 
+    /**
+     * --help names every machine the built-in backends handle (as --version and the backends
+     * command list them), and every machine the kernel's C recordmcount takes but IA-64 (gone
+     * from Linux since 6.7, no Debian compiler), by the name mcountkit gives it.
+     */
+    @Test
+    void helpNamesEveryMachine() {
+        String help = CliRun.of("--help").out();
+        String section =
+                help.substring(help.indexOf("Machines (built-in backends"), help.indexOf("mcountkit recordmcount"));
+        List<String> named =
+                List.of(section.substring(section.indexOf(':') + 1).trim().split(",\\s+"));
+        String version = CliRun.of("--version").out();
+        String machines = version.substring(version.indexOf("machines: ") + "machines: ".length())
+                .trim();
+
+        assertEquals(List.of(machines.split(", ")), named);
+        // recordmcount.c's e_machine switch (6.1): EM_386, EM_ARM, EM_AARCH64, EM_MIPS (both
+        // classes), EM_PPC, EM_PPC64, EM_S390 (64-bit), EM_SH, EM_SPARCV9, EM_X86_64.
+        assertTrue(
+                named.containsAll(List.of(
+                        "i386", "arm", "aarch64", "mips", "mips64", "ppc", "ppc64", "s390x", "sh", "sparc64",
+                        "x86_64")),
+                section);
+    }
+
     /** Every variable the launcher scripts read is explained by --help. */
     @Test
     void helpNamesEveryEnvironmentVariableTheScriptsRead() throws IOException {
