@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,10 +23,10 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -160,15 +159,9 @@ class ArmLinkedProgramTest {
     }
 
     private Path assemble(Build build, Table table) throws IOException {
-        StringWriter asm = new StringWriter();
-        new TableAsmWriter().write(table, asm);
-        Path source = Samples.write(dir, "table.s", asm.toString());
-        Path object = dir.resolve("table-asm.o");
-        List<String> command = new ArrayList<>(List.of(Toolchain.ARM.tool("gcc")));
-        command.addAll(build.endianFlags());
-        command.addAll(List.of("-c", source.toString(), "-o", object.toString()));
-        Command.check(dir, command);
-        return object;
+        List<String> compiler = new ArrayList<>(List.of(Toolchain.ARM.tool("gcc")));
+        compiler.addAll(build.endianFlags());
+        return TableAssembly.assemble(dir, "table-asm", table, compiler);
     }
 
     private Path link(Build build, String name, String... more) {

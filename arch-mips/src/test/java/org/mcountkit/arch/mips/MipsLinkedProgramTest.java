@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,10 +25,10 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -208,15 +207,9 @@ class MipsLinkedProgramTest {
     }
 
     private Path assemble(Build build, Table table) throws IOException {
-        StringWriter asm = new StringWriter();
-        new TableAsmWriter().write(table, asm);
-        Path source = Samples.write(dir, "table.s", asm.toString());
-        Path object = dir.resolve("table-asm.o");
-        List<String> command = new ArrayList<>(List.of(build.toolchain.tool("gcc")));
-        command.addAll(build.flags());
-        command.addAll(List.of("-c", source.toString(), "-o", object.toString()));
-        Command.check(dir, command);
-        return object;
+        List<String> compiler = new ArrayList<>(List.of(build.toolchain.tool("gcc")));
+        compiler.addAll(build.flags());
+        return TableAssembly.assemble(dir, "table-asm", table, compiler);
     }
 
     private Path link(Build build, String name, String... more) {

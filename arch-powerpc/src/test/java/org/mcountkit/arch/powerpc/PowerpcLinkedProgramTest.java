@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,11 +26,11 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -233,12 +232,7 @@ class PowerpcLinkedProgramTest {
     }
 
     private Path assemble(Build build, Table table) throws IOException {
-        StringWriter asm = new StringWriter();
-        new TableAsmWriter().write(table, asm);
-        Path source = Samples.write(dir, "table.s", asm.toString());
-        Path object = dir.resolve("table-asm.o");
-        Command.check(dir, build.toolchain.tool("gcc"), "-c", source.toString(), "-o", object.toString());
-        return object;
+        return TableAssembly.assemble(dir, "table-asm", table, List.of(build.toolchain.tool("gcc")));
     }
 
     private Path link(Build build, String name, String... more) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,10 +24,10 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -162,16 +161,7 @@ class S390LinkedProgramTest {
         Path tableObject = dir.resolve(name + "-table.o");
         mcountkit.writeTable(table, TableFormat.OBJECT, tableObject);
         Path prog = link(build, name, tableObject.toString());
-        StringWriter asm = new StringWriter();
-        new TableAsmWriter().write(table, asm);
-        Path asmObject = dir.resolve(name + "-table-asm.o");
-        Command.check(
-                dir,
-                Toolchain.S390X.tool("gcc"),
-                "-c",
-                Samples.write(dir, name + "-table.s", asm.toString()).toString(),
-                "-o",
-                asmObject.toString());
+        Path asmObject = TableAssembly.assemble(dir, name + "-table-asm", table, List.of(Toolchain.S390X.tool("gcc")));
         Path fromAsm = link(build, name + ".asm", asmObject.toString());
         assertArrayEquals(
                 TableOracle.bytes(prog, "__mcount_loc"),

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,10 +23,8 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.output.TableAsmWriter;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
-import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -162,11 +159,6 @@ class ShLinkedProgramTest {
     }
 
     private Path assemble(Table table) throws IOException {
-        StringWriter asm = new StringWriter();
-        new TableAsmWriter().write(table, asm);
-        Path source = Samples.write(dir, "table.s", asm.toString());
-        Path object = dir.resolve("table-asm.o");
-        Command.check(dir, Toolchain.SH4.tool("gcc"), "-c", source.toString(), "-o", object.toString());
-        return object;
+        return TableAssembly.assemble(dir, "table-asm", table, List.of(Toolchain.SH4.tool("gcc")));
     }
 }

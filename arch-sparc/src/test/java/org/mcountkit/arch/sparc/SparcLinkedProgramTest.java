@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,10 +22,10 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -125,12 +124,7 @@ class SparcLinkedProgramTest {
     }
 
     private Path assemble(Table table) throws IOException {
-        StringWriter asm = new StringWriter();
-        new TableAsmWriter().write(table, asm);
-        Path source = Samples.write(dir, "table.s", asm.toString());
-        Path object = dir.resolve("table-asm.o");
-        Command.check(dir, Toolchain.SPARC64.tool("gcc"), "-m64", "-c", source.toString(), "-o", object.toString());
-        return object;
+        return TableAssembly.assemble(dir, "table-asm", table, List.of(Toolchain.SPARC64.tool("gcc"), "-m64"));
     }
 
     private Path link(String name, String... more) {
