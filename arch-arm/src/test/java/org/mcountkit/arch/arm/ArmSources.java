@@ -1,5 +1,7 @@
 package org.mcountkit.arch.arm;
 
+import org.mcountkit.core.testkit.KernelLikeSource;
+
 /** C sources the ARM tests compile. */
 final class ArmSources {
 
@@ -8,14 +10,7 @@ final class ArmSources {
      * the default (the target attribute), untraced sections in both instruction sets, init code,
      * and the hook's address taken (which is no call).
      */
-    static final String KERNEL_LIKE = """
-            extern int ext(int);
-            static __attribute__((noinline)) int s_helper(int x) { return ext(x) + 1; }
-            int g_func(int x) { return s_helper(x) * 2; }
-            __attribute__((section(".init.text"))) int init_func(int x) { return ext(x + 5); }
-            __attribute__((cold, noinline)) int rarely(int x) { return ext(x ^ 7); }
-            int g2(int x) { return g_func(x) + (x > 100 ? rarely(x) : 0); }
-            int __attribute__((weak)) w_func(int x) { return ext(x - 1); }
+    static final String KERNEL_LIKE = KernelLikeSource.FUNCTIONS + """
             __attribute__((target("arm"))) int in_arm(int x) { return ext(x) * 3; }
             __attribute__((target("thumb"))) int in_thumb(int x) { return ext(x) * 5; }
             __attribute__((section(".noinstr.text"), target("thumb"))) int ni_thumb(int x) { return ext(x) + 9; }

@@ -1,5 +1,7 @@
 package org.mcountkit.arch.mips;
 
+import org.mcountkit.core.testkit.KernelLikeSource;
+
 /** C sources the MIPS tests compile. */
 final class MipsSources {
 
@@ -7,14 +9,7 @@ final class MipsSources {
      * Kernel-like: static, global, weak, cold and leaf functions, init code, and untraced sections
      * (each with one call), without the hook's address taken (see {@link #ADDRESS_TAKEN}).
      */
-    static final String KERNEL_LIKE = """
-            extern int ext(int);
-            static __attribute__((noinline)) int s_helper(int x) { return ext(x) + 1; }
-            int g_func(int x) { return s_helper(x) * 2; }
-            __attribute__((section(".init.text"))) int init_func(int x) { return ext(x + 5); }
-            __attribute__((cold, noinline)) int rarely(int x) { return ext(x ^ 7); }
-            int g2(int x) { return g_func(x) + (x > 100 ? rarely(x) : 0); }
-            int __attribute__((weak)) w_func(int x) { return ext(x - 1); }
+    static final String KERNEL_LIKE = KernelLikeSource.FUNCTIONS + """
             int leaf(int x) { return x * 3; }
             __attribute__((section(".noinstr.text"))) int ni(int x) { return ext(x) + 9; }
             __attribute__((section(".entry.text"))) int entry(int x) { return ext(x) + 12; }

@@ -1,5 +1,7 @@
 package org.mcountkit.arch.powerpc;
 
+import org.mcountkit.core.testkit.KernelLikeSource;
+
 /** C sources the PowerPC tests compile. */
 final class PowerpcSources {
 
@@ -8,14 +10,7 @@ final class PowerpcSources {
      * untraced sections. Every reference to {@code _mcount} is a call, so the C tool, which takes
      * any relocation against the hook, records exactly the calls.
      */
-    static final String KERNEL_LIKE = """
-            extern int ext(int);
-            static __attribute__((noinline)) int s_helper(int x) { return ext(x) + 1; }
-            int g_func(int x) { return s_helper(x) * 2; }
-            __attribute__((section(".init.text"))) int init_func(int x) { return ext(x + 5); }
-            __attribute__((cold, noinline)) int rarely(int x) { return ext(x ^ 7); }
-            int g2(int x) { return g_func(x) + (x > 100 ? rarely(x) : 0); }
-            int __attribute__((weak)) w_func(int x) { return ext(x - 1); }
+    static final String KERNEL_LIKE = KernelLikeSource.FUNCTIONS + """
             int tail(int x) { return ext(x + 3); }
             __attribute__((section(".noinstr.text"))) int ni(int x) { return ext(x) + 9; }
             __attribute__((section(".entry.text"))) int entry(int x) { return ext(x) + 12; }

@@ -3,6 +3,7 @@ package org.mcountkit.arch.s390;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.mcountkit.core.testkit.KernelLikeSource;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -31,14 +32,7 @@ final class S390Sources {
      * Kernel-like: static, global, weak and cold functions, init code and untraced sections. The
      * hook's address is not taken here ({@link S390RecordTest} takes it).
      */
-    static final String KERNEL_LIKE = """
-            extern int ext(int);
-            static __attribute__((noinline)) int s_helper(int x) { return ext(x) + 1; }
-            int g_func(int x) { return s_helper(x) * 2; }
-            __attribute__((section(".init.text"))) int init_func(int x) { return ext(x + 5); }
-            __attribute__((cold, noinline)) int rarely(int x) { return ext(x ^ 7); }
-            int g2(int x) { return g_func(x) + (x > 100 ? rarely(x) : 0); }
-            int __attribute__((weak)) w_func(int x) { return ext(x - 1); }
+    static final String KERNEL_LIKE = KernelLikeSource.FUNCTIONS + """
             __attribute__((section(".noinstr.text"))) int ni(int x) { return ext(x) + 9; }
             __attribute__((section(".entry.text"))) int entry(int x) { return ext(x) + 12; }
             """;
