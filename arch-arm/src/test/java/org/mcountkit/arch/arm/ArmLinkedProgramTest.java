@@ -25,6 +25,7 @@ import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
+import org.mcountkit.core.testkit.PatchRoundTrip;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
@@ -134,19 +135,8 @@ class ArmLinkedProgramTest {
 
         assertEquals(calls, listed.sites().stream().map(CallSite::address).toList());
         assertTrue(listed.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION), listed.toString());
-        Path patched = Files.copy(prog, dir.resolve("patched.q"));
-        assertEquals(
-                5,
-                mcountkit
-                        .patch(patched, new PatchOptions(PatchMode.NOP, false, null))
-                        .patched());
-        assertEquals(List.of(), hookCalls(patched));
-        assertEquals(
-                5,
-                mcountkit
-                        .patch(patched, new PatchOptions(PatchMode.CALL, false, null))
-                        .patched());
-        assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched));
+        PatchRoundTrip.check(
+                mcountkit, prog, dir.resolve("patched.q"), 5, patched -> assertEquals(List.of(), hookCalls(patched)));
     }
 
     /** The addresses of objdump's calls to the hook, in address order. */

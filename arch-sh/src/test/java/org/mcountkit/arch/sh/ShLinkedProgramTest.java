@@ -23,6 +23,7 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
+import org.mcountkit.core.testkit.PatchRoundTrip;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
@@ -140,22 +141,14 @@ class ShLinkedProgramTest {
 
         assertEquals(words, listed.sites().stream().map(CallSite::address).toList());
         assertTrue(listed.sites().stream().allMatch(s -> s.source() == SiteSource.RELOCATION), listed.toString());
-        Path patched = Files.copy(prog, dir.resolve("patched.q"));
-        assertEquals(
-                ShSources.PROGRAM_SITES,
-                mcountkit
-                        .patch(patched, new PatchOptions(PatchMode.NOP, false, null))
-                        .patched());
-        assertEquals(
-                words,
-                mcountkit.list(patched).sites().stream().map(CallSite::address).toList());
-        assertEquals(0, ShProgram.run(patched));
-        assertEquals(
-                ShSources.PROGRAM_SITES,
-                mcountkit
-                        .patch(patched, new PatchOptions(PatchMode.CALL, false, null))
-                        .patched());
-        assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched));
+        PatchRoundTrip.check(mcountkit, prog, dir.resolve("patched.q"), ShSources.PROGRAM_SITES, patched -> {
+            assertEquals(
+                    words,
+                    mcountkit.list(patched).sites().stream()
+                            .map(CallSite::address)
+                            .toList());
+            assertEquals(0, ShProgram.run(patched));
+        });
     }
 
     private Path assemble(Table table) throws IOException {
