@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +15,6 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.PatchMode;
-import org.mcountkit.core.PatchOptions;
-import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
@@ -98,24 +94,19 @@ class ArmLinkedProgramTest {
         assertTrue(clean.clean(), clean.findings().toString());
         assertEquals(5, clean.checked());
 
-        Path patched = Files.copy(prog, dir.resolve("patched"));
-        PatchResult nop = mcountkit.patch(patched, new PatchOptions(PatchMode.NOP, false, null));
-        assertEquals(5, nop.patched(), nop.toString());
-        List<ObjdumpCode.Instruction> atSites = ArmDisassembly.of(patched).instructions().stream()
-                .filter(i -> words.contains(i.offset()))
-                .toList();
-        assertEquals(5, atSites.size());
-        assertTrue(
-                atSites.stream()
-                        .allMatch(i ->
-                                i.mnemonic().startsWith("add") && i.operands().equals("sp, sp, #4")),
-                atSites.toString());
-        Verification nopped = mcountkit.verify(patched);
-        assertTrue(nopped.clean(), nopped.findings().toString());
-
-        PatchResult call = mcountkit.patch(patched, new PatchOptions(PatchMode.CALL, false, null));
-        assertEquals(5, call.patched(), call.toString());
-        assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched), "--nop then --call is the identity");
+        PatchRoundTrip.check(mcountkit, prog, dir.resolve("patched"), 5, patched -> {
+            List<ObjdumpCode.Instruction> atSites = ArmDisassembly.of(patched).instructions().stream()
+                    .filter(i -> words.contains(i.offset()))
+                    .toList();
+            assertEquals(5, atSites.size());
+            assertTrue(
+                    atSites.stream()
+                            .allMatch(i -> i.mnemonic().startsWith("add")
+                                    && i.operands().equals("sp, sp, #4")),
+                    atSites.toString());
+            Verification nopped = mcountkit.verify(patched);
+            assertTrue(nopped.clean(), nopped.findings().toString());
+        });
     }
 
     /**

@@ -20,7 +20,6 @@ import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
-import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
@@ -109,22 +108,17 @@ class MipsLinkedProgramTest {
         assertTrue(clean.clean(), clean.findings().toString());
         assertEquals(CALLS, clean.checked());
 
-        Path patched = Files.copy(prog, dir.resolve("patched"));
-        PatchResult nop = mcountkit.patch(patched, new PatchOptions(PatchMode.NOP, false, null));
-        assertEquals(CALLS, nop.patched(), nop.toString());
-        List<ObjdumpCode.Instruction> code =
-                MipsDisassembly.of(build.toolchain, patched).instructions();
-        List<ObjdumpCode.Instruction> nopped = code.stream()
-                .filter(i -> words.stream().anyMatch(w -> i.offset() >= w && i.offset() < w + build.siteLength()))
-                .toList();
-        assertEquals(CALLS * build.siteLength() / 4, nopped.size(), nopped.toString());
-        assertTrue(nopped.stream().allMatch(i -> i.mnemonic().equals("nop")), nopped.toString());
-        Verification disabled = mcountkit.verify(patched);
-        assertTrue(disabled.clean(), disabled.findings().toString());
-
-        PatchResult call = mcountkit.patch(patched, new PatchOptions(PatchMode.CALL, false, null));
-        assertEquals(CALLS, call.patched(), call.toString());
-        assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched), "--nop then --call is the identity");
+        PatchRoundTrip.check(mcountkit, prog, dir.resolve("patched"), CALLS, patched -> {
+            List<ObjdumpCode.Instruction> code =
+                    MipsDisassembly.of(build.toolchain, patched).instructions();
+            List<ObjdumpCode.Instruction> nopped = code.stream()
+                    .filter(i -> words.stream().anyMatch(w -> i.offset() >= w && i.offset() < w + build.siteLength()))
+                    .toList();
+            assertEquals(CALLS * build.siteLength() / 4, nopped.size(), nopped.toString());
+            assertTrue(nopped.stream().allMatch(i -> i.mnemonic().equals("nop")), nopped.toString());
+            Verification disabled = mcountkit.verify(patched);
+            assertTrue(disabled.clean(), disabled.findings().toString());
+        });
     }
 
     /** An image linked with {@code -q} keeps its R_MIPS_26 relocations: the sites come from them. */

@@ -19,7 +19,6 @@ import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
-import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
@@ -68,16 +67,11 @@ class S390LinkedProgramTest {
         assertTrue(clean.clean(), clean.findings().toString());
         assertEquals(S390Sources.PROGRAM_FUNCTIONS, clean.checked());
 
-        Path patched = Files.copy(prog, dir.resolve("patched"));
-        PatchResult nop = mcountkit.patch(patched, new PatchOptions(PatchMode.NOP, false, null));
-        assertEquals(S390Sources.PROGRAM_FUNCTIONS, nop.patched(), nop.toString());
-        assertEquals(words.stream().sorted().toList(), calls(patched, "jgnop", "", ""));
-        Verification nopped = mcountkit.verify(patched);
-        assertTrue(nopped.clean(), nopped.findings().toString());
-
-        PatchResult call = mcountkit.patch(patched, new PatchOptions(PatchMode.CALL, false, null));
-        assertEquals(S390Sources.PROGRAM_FUNCTIONS, call.patched(), call.toString());
-        assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched), "--nop then --call is the identity");
+        PatchRoundTrip.check(mcountkit, prog, dir.resolve("patched"), S390Sources.PROGRAM_FUNCTIONS, patched -> {
+            assertEquals(words.stream().sorted().toList(), calls(patched, "jgnop", "", ""));
+            Verification nopped = mcountkit.verify(patched);
+            assertTrue(nopped.clean(), nopped.findings().toString());
+        });
     }
 
     @Test

@@ -15,9 +15,6 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.PatchMode;
-import org.mcountkit.core.PatchOptions;
-import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
@@ -74,20 +71,18 @@ class ShLinkedProgramTest {
         assertTrue(clean.clean(), clean.findings().toString());
         assertEquals(ShSources.PROGRAM_SITES, clean.checked());
 
-        Path patched = Files.copy(prog, dir.resolve("patched"));
-        PatchResult nop = mcountkit.patch(patched, new PatchOptions(PatchMode.NOP, false, null));
-        assertEquals(ShSources.PROGRAM_SITES, nop.patched(), nop.toString());
-        List<Long> sites = ShProgram.hookWords(patched);
-        assertEquals(ShProgram.hookWords(prog), sites, "the code around the words is untouched");
-        assertTrue(sites.stream().allMatch(w -> ShProgram.word(patched, w) == w + 4), sites.toString());
-        Verification nopped = mcountkit.verify(patched);
-        assertTrue(nopped.clean(), nopped.findings().toString());
-        assertEquals(0, ShProgram.run(patched), "no call reaches the hook");
-
-        PatchResult call = mcountkit.patch(patched, new PatchOptions(PatchMode.CALL, false, null));
-        assertEquals(ShSources.PROGRAM_SITES, call.patched(), call.toString());
-        assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched), "--nop then --call is the identity");
-        assertEquals(ShSources.PROGRAM_HOOK_CALLS, ShProgram.run(patched));
+        PatchRoundTrip.check(mcountkit, prog, dir.resolve("patched"), ShSources.PROGRAM_SITES, patched -> {
+            List<Long> sites = ShProgram.hookWords(patched);
+            assertEquals(ShProgram.hookWords(prog), sites, "the code around the words is untouched");
+            assertTrue(sites.stream().allMatch(w -> ShProgram.word(patched, w) == w + 4), sites.toString());
+            Verification nopped = mcountkit.verify(patched);
+            assertTrue(nopped.clean(), nopped.findings().toString());
+            assertEquals(0, ShProgram.run(patched), "no call reaches the hook");
+        });
+        assertEquals(
+                ShSources.PROGRAM_HOOK_CALLS,
+                ShProgram.run(dir.resolve("patched")),
+                "the restored copy calls the hook again");
     }
 
     /**
