@@ -5,22 +5,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ObjdumpCode.Instruction;
-import org.mcountkit.core.testkit.ObjdumpCode.Reloc;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
- * The oracle for code: {@code sh4-linux-gnu-objdump -drz} (zero words shown, not elided), whose SH lines print each halfword as
- * two bytes ({@code 02 d1}), which the shared parser does not read; words in literal pools come
- * out as two {@code .word} halfwords.
+ * The oracle for code: {@code sh4-linux-gnu-objdump -drz} (zero words shown, not elided), read by
+ * the shared parser (SH lines print each halfword as two bytes, {@code 02 d1}); words in literal
+ * pools come out as two {@code .word} halfwords.
  */
 record ShDisassembly(List<Instruction> instructions) {
 
-    private static final Pattern SECTION = Pattern.compile("^Disassembly of section (\\S+):$");
-    private static final Pattern LABEL = Pattern.compile("^([0-9a-f]+) <([^>]+)>:$");
-    private static final Pattern INSN =
-            Pattern.compile("^\\s+([0-9a-f]+):\\t([0-9a-f]{2} [0-9a-f]{2})\\s+\\t(\\S+)\\s*(.*)$");
-    private static final Pattern RELOC = Pattern.compile("^\\t+([0-9a-f]+): (R_\\S+)\\t(\\S+)$");
     /** The address objdump resolves a PC-relative {@code mov.l}/{@code mova} operand to. */
     private static final Pattern PC_RELATIVE = Pattern.compile("^([0-9a-f]+) <[^>]+>,(r\\d+)");
 
@@ -28,36 +23,19 @@ record ShDisassembly(List<Instruction> instructions) {
         return new ShDisassembly(parse(Toolchain.SH4.run("objdump", "-drz", file.toString())));
     }
 
+    /** The shared parser's instructions, each operand without objdump's {@code ! comment}. */
     private static List<Instruction> parse(String text) {
-        List<Instruction> list = new ArrayList<>();
-        String section = null;
-        String label = null;
-        long labelStart = 0;
-        for (String line : text.split("\n")) {
-            Matcher m;
-            if ((m = SECTION.matcher(line)).matches()) {
-                section = m.group(1);
-            } else if ((m = LABEL.matcher(line)).matches()) {
-                labelStart = Long.parseUnsignedLong(m.group(1), 16);
-                label = m.group(2);
-            } else if ((m = INSN.matcher(line)).matches()) {
-                list.add(new Instruction(
-                        section,
-                        Long.parseUnsignedLong(m.group(1), 16),
-                        label,
-                        labelStart,
-                        2,
-                        m.group(3),
-                        m.group(4).replaceAll("\\s*!.*$", "").trim(),
-                        new ArrayList<>()));
-            } else if ((m = RELOC.matcher(line)).matches() && !list.isEmpty()) {
-                Instruction last = list.get(list.size() - 1);
-                if (last.offset() == Long.parseUnsignedLong(m.group(1), 16)) {
-                    last.relocs().add(new Reloc(m.group(2), m.group(3)));
-                }
-            }
-        }
-        return list;
+        return ObjdumpCode.parse(text).stream()
+                .map(i -> new Instruction(
+                        i.section(),
+                        i.offset(),
+                        i.label(),
+                        i.labelStart(),
+                        i.length(),
+                        i.mnemonic(),
+                        i.operands().replaceAll("\\s*!.*$", "").trim(),
+                        i.relocs()))
+                .toList();
     }
 
     /**
