@@ -40,15 +40,15 @@ final class ByteEdits {
      * The old contents with the edits applied, as buffers to write one after the other. Every
      * edit must lie inside {@code original}.
      */
-    List<ByteBuffer> applyTo(ByteBuffer original) {
+    List<ByteBuffer> applyTo(FileBytes original) {
         List<ByteBuffer> pieces = new ArrayList<>(2 * ranges.size() + 1);
         long at = 0;
         for (Map.Entry<Long, byte[]> e : ranges.entrySet()) {
-            pieces.add(original.slice((int) at, (int) (e.getKey() - at)));
+            pieces.addAll(original.pieces(at, e.getKey()));
             pieces.add(ByteBuffer.wrap(e.getValue()));
             at = e.getKey() + e.getValue().length;
         }
-        pieces.add(original.slice((int) at, (int) (original.limit() - at)));
+        pieces.addAll(original.pieces(at, original.size()));
         return pieces;
     }
 }

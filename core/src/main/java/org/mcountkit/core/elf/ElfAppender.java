@@ -94,8 +94,10 @@ public final class ElfAppender {
         this.appends = appends;
         this.layout = ElfLayout.of(file.target().elfClass());
         this.shentsize = layout.shdrSize();
-        ByteBuffer all = file.contents();
-        this.oldShoff = layout.word(all, layout.eShoff());
+        FileBytes all = file.contents();
+        ByteBuffer header =
+                all.slice(0, layout.ehdrSize()).order(file.target().endian().order());
+        this.oldShoff = layout.word(header, layout.eShoff());
         if (appends) {
             int names = file.sectionNameTableIndex();
             if (names <= 0
@@ -105,7 +107,7 @@ public final class ElfAppender {
             }
             for (Section s : file.sections()) {
                 byte[] raw = new byte[shentsize];
-                all.get((int) (oldShoff + (long) s.index() * shentsize), raw);
+                all.get(oldShoff + (long) s.index() * shentsize, raw);
                 headers.add(new Header(raw, s));
             }
         }
@@ -258,8 +260,9 @@ public final class ElfAppender {
             h.size = c.getValue().length;
             pos += c.getValue().length;
         }
-        if (pos > Integer.MAX_VALUE) {
-            throw new InputException("the rewritten file would be " + pos + " bytes, over the 2 GiB this tool writes");
+        if (pos - end > Integer.MAX_VALUE) {
+            throw new InputException(
+                    "the new sections and headers would take " + (pos - end) + " bytes, over the 2 GiB this tool adds");
         }
         ByteBuffer tail = ByteBuffer.allocate((int) (pos - end))
                 .order(file.target().endian().order());
@@ -305,7 +308,7 @@ public final class ElfAppender {
         int ehsize = layout.ehdrSize();
         ByteBuffer header =
                 ByteBuffer.allocate(ehsize).order(file.target().endian().order());
-        header.put(0, file.contents(), 0, ehsize);
+        header.put(0, file.contents().slice(0, ehsize), 0, ehsize);
         int count = headers.size();
         layout.putWord(header, layout.eShoff(), tail.shoff);
         header.putShort(layout.eShnum(), (short) (count >= Symbol.SHN_LORESERVE ? 0 : count));

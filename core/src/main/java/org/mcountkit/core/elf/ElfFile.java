@@ -114,5 +114,5 @@ public interface ElfFile {
     ByteBuffer bytes(Section section);
 
     /** The whole file, read-only. */
-    ByteBuffer contents();
+    FileBytes contents();
 }

@@ -27,15 +27,19 @@ import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 
 /**
- * The project's own ELF reader: maps the file and decodes headers on demand with absolute
- * reads, checking every count, offset and index against the file before use.
+ * The project's own ELF reader: maps the file and decodes headers on demand, checking every
+ * count, offset and index against the file before use. Offsets into the file are {@code long}
+ * (a {@code vmlinux.o} with debug information passes 4 GiB); each table it reads is one buffer
+ * of {@link FileBytes}, read at {@code int} offsets.
  */
 public final class MappedElfFile implements ElfFile {
 
     private static final int EI_NIDENT = 16;
 
     private final Path path;
-    private final ByteBuffer data;
+    private final FileBytes data;
+    private final long fileSize;
+    private final ByteOrder order;
     private final ElfTarget target;
     private final int type;
     private final ElfLayout layout;
@@ -46,22 +50,31 @@ public final class MappedElfFile implements ElfFile {
     private final Section symStrtab;
     private final Section dynsym;
     private final Section dynStrtab;
+    // The bytes of the tables above (empty when there is no such table; null without .symtab_shndx).
+    private final ByteBuffer symtabBytes;
+    private final ByteBuffer symtabShndxBytes;
+    private final ByteBuffer symStrtabBytes;
+    private final ByteBuffer dynsymBytes;
+    private final ByteBuffer dynStrtabBytes;
 
-    private MappedElfFile(Path path, ByteBuffer data) {
+    private MappedElfFile(Path path, FileBytes data) {
         this.path = path;
         this.data = data;
-        ElfIdent ident = ElfIdent.read(data);
+        this.fileSize = data.size();
+        ByteBuffer header = data.slice(0, Math.min(fileSize, 64));
+        ElfIdent ident = ElfIdent.read(header);
         this.layout = ElfLayout.of(ident.elfClass());
-        data.order(ident.endian().order());
+        this.order = ident.endian().order();
+        header.order(order);
         int ehsize = layout.ehdrSize();
-        if (data.limit() < ehsize) {
-            throw new InputException("truncated ELF header (" + data.limit() + " of " + ehsize + " bytes)");
+        if (fileSize < ehsize) {
+            throw new InputException("truncated ELF header (" + fileSize + " of " + ehsize + " bytes)");
         }
-        this.type = u16(16);
-        int machine = u16(18);
-        int flags = (int) u32(layout.eFlags());
+        this.type = header.getShort(16) & 0xffff;
+        int machine = header.getShort(18) & 0xffff;
+        int flags = header.getInt(layout.eFlags());
         this.target = new ElfTarget(machine, ident.elfClass(), ident.endian(), flags);
-        SectionTable table = readSectionTable();
+        SectionTable table = readSectionTable(header);
         this.sections = table.sections;
         this.shstrndx = table.shstrndx;
         this.symtab = firstOfType(Section.SHT_SYMTAB, -1);
@@ -75,6 +88,11 @@ public final class MappedElfFile implements ElfFile {
         if (dynsym != null) {
             checkSymbolTable(dynsym, null);
         }
+        this.symtabBytes = bytesOrEmpty(symtab);
+        this.symtabShndxBytes = symtabShndx == null ? null : bytes(symtabShndx);
+        this.symStrtabBytes = bytesOrEmpty(symStrtab);
+        this.dynsymBytes = bytesOrEmpty(dynsym);
+        this.dynStrtabBytes = bytesOrEmpty(dynStrtab);
         if (type == ElfFile.ET_REL) {
             checkRelocationSections();
         }
@@ -100,11 +118,8 @@ public final class MappedElfFile implements ElfFile {
      */
     public static MappedElfFile read(Path path, FileChannel channel) throws IOException {
         long size = channel.size();
-        if (size > Integer.MAX_VALUE) {
-            throw new InputException("file of " + size + " bytes is over the 2 GiB this reader maps");
-        }
         if (size > READ_LIMIT) {
-            return new MappedElfFile(path, channel.map(FileChannel.MapMode.READ_ONLY, 0, size));
+            return new MappedElfFile(path, FileBytes.map(channel, size));
         }
         ByteBuffer bytes = ByteBuffer.allocate((int) size);
         // A file that shrinks meanwhile is read as the shorter file.
@@ -112,7 +127,7 @@ public final class MappedElfFile implements ElfFile {
         while (bytes.hasRemaining() && read >= 0) {
             read = channel.read(bytes, bytes.position());
         }
-        return new MappedElfFile(path, bytes.flip());
+        return new MappedElfFile(path, FileBytes.of(bytes.flip()));
     }
 
     /** The first section of {@code type} (linking to {@code link}, unless -1), or null. */
@@ -127,16 +142,21 @@ public final class MappedElfFile implements ElfFile {
 
     /** Reads an ELF image held in memory; {@code path} only names it in messages. */
     public static MappedElfFile of(Path path, ByteBuffer bytes) {
-        return new MappedElfFile(path, bytes.duplicate());
+        return new MappedElfFile(path, FileBytes.of(bytes));
+    }
+
+    /** Reads an ELF image from {@code bytes}; {@code path} only names it in messages. */
+    static MappedElfFile of(Path path, FileBytes bytes) {
+        return new MappedElfFile(path, bytes);
     }
 
     private record SectionTable(List<Section> sections, int shstrndx) {}
 
-    private SectionTable readSectionTable() {
-        long shoff = word(layout.eShoff());
-        int shentsize = u16(layout.eShentsize());
-        int shnum = u16(layout.eShnum());
-        int shstrndx = u16(layout.eShstrndx());
+    private SectionTable readSectionTable(ByteBuffer header) {
+        long shoff = layout.word(header, layout.eShoff());
+        int shentsize = header.getShort(layout.eShentsize()) & 0xffff;
+        int shnum = header.getShort(layout.eShnum()) & 0xffff;
+        int shstrndx = header.getShort(layout.eShstrndx()) & 0xffff;
         if (shoff == 0) {
             return new SectionTable(List.of(), 0);
         }
@@ -145,14 +165,15 @@ public final class MappedElfFile implements ElfFile {
             throw new InputException("section header size " + shentsize + " (expected " + expected + ")");
         }
         requireRange(shoff, shentsize, "section header 0");
+        ByteBuffer first = range(shoff, shentsize);
         long count = shnum;
         if (shnum == 0) {
-            count = word((int) shoff + layout.shSize());
+            count = layout.word(first, layout.shSize());
         }
         if (shstrndx == Symbol.SHN_XINDEX) {
-            shstrndx = (int) Math.min(Integer.MAX_VALUE, u32((int) shoff + layout.shLink()));
+            shstrndx = (int) Math.min(Integer.MAX_VALUE, first.getInt(layout.shLink()) & 0xffffffffL);
         }
-        long room = (data.limit() - shoff) / shentsize;
+        long room = (fileSize - shoff) / shentsize;
         if (count < 0 || count > room) {
             throw new InputException("section header table claims " + Long.toUnsignedString(count)
                     + " sections at offset " + shoff
@@ -167,15 +188,17 @@ public final class MappedElfFile implements ElfFile {
         if (n > 0 && (shstrndx >= n)) {
             throw new InputException("section name table index " + shstrndx + " out of range (" + n + " sections)");
         }
+        ByteBuffer headers = range(shoff, (long) n * shentsize);
         long[][] raw = new long[n][];
         for (int i = 0; i < n; i++) {
-            raw[i] = rawSection(shoff + (long) i * shentsize);
+            raw[i] = rawSection(headers, i * shentsize);
         }
         if (n > 0 && raw[0][1] != Section.SHT_NULL) {
             // Section 0 only carries the extended counts; bytes of its own would go unchecked.
             throw new InputException("section 0 has type " + raw[0][1] + " (the null section must be SHT_NULL)");
         }
         Section names = null;
+        ByteBuffer nameBytes = null;
         if (n > 0 && shstrndx != 0) {
             names = toSection(shstrndx, raw[shstrndx], "");
             if (names.type() != Section.SHT_STRTAB) {
@@ -183,11 +206,13 @@ public final class MappedElfFile implements ElfFile {
                         "section name table " + shstrndx + " is not a string table (type " + names.type() + ")");
             }
             checkBytesInFile(names);
+            nameBytes = bytes(names);
         }
         List<Section> list = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            String name =
-                    names == null ? "" : string(names, "the section name table", raw[i][0], "section " + i + " name");
+            String name = names == null
+                    ? ""
+                    : string(names, nameBytes, "the section name table", raw[i][0], "section " + i + " name");
             Section s = toSection(i, raw[i], name);
             if (i > 0) {
                 checkBytesInFile(s);
@@ -199,19 +224,18 @@ public final class MappedElfFile implements ElfFile {
     }
 
     /** The fields of the section header at {@code at}, in order: sh_name, sh_type, sh_flags .. sh_entsize. */
-    private long[] rawSection(long at) {
-        int p = (int) at;
+    private long[] rawSection(ByteBuffer headers, int p) {
         return new long[] {
-            u32(p),
-            u32(p + 4),
-            word(p + layout.shFlags()),
-            word(p + layout.shAddr()),
-            word(p + layout.shOffset()),
-            word(p + layout.shSize()),
-            u32(p + layout.shLink()),
-            u32(p + layout.shInfo()),
-            word(p + layout.shAddralign()),
-            word(p + layout.shEntsize())
+            u32(headers, p),
+            u32(headers, p + 4),
+            layout.word(headers, p + layout.shFlags()),
+            layout.word(headers, p + layout.shAddr()),
+            layout.word(headers, p + layout.shOffset()),
+            layout.word(headers, p + layout.shSize()),
+            u32(headers, p + layout.shLink()),
+            u32(headers, p + layout.shInfo()),
+            layout.word(headers, p + layout.shAddralign()),
+            layout.word(headers, p + layout.shEntsize())
         };
     }
 
@@ -223,10 +247,10 @@ public final class MappedElfFile implements ElfFile {
         if (!s.hasFileBytes()) {
             return;
         }
-        if (s.offset() < 0 || s.size() < 0 || s.offset() > data.limit() || s.size() > data.limit() - s.offset()) {
+        if (s.offset() < 0 || s.size() < 0 || s.offset() > fileSize || s.size() > fileSize - s.offset()) {
             throw new InputException("section " + s.index() + " " + quoted(s.name()) + " (offset "
                     + Long.toUnsignedString(s.offset()) + ", size " + Long.toUnsignedString(s.size())
-                    + ") extends past the end of the file (" + data.limit() + " bytes)");
+                    + ") extends past the end of the file (" + fileSize + " bytes)");
         }
     }
 
@@ -290,7 +314,7 @@ public final class MappedElfFile implements ElfFile {
 
     @Override
     public long size() {
-        return data.limit();
+        return fileSize;
     }
 
     @Override
@@ -326,15 +350,15 @@ public final class MappedElfFile implements ElfFile {
         for (int k = 0; k < spelled.length; k++) {
             wanted[k] = spelled[k].getBytes(StandardCharsets.ISO_8859_1);
         }
-        long tableStart = symStrtab.offset();
-        long tableSize = symStrtab.hasFileBytes() ? symStrtab.size() : 0;
+        int tableSize = symStrtabBytes.limit();
+        int entsize = (int) symtab.entsize();
         for (int i = 1; i < count; i++) {
-            long name = u32((int) (symtab.offset() + (long) i * symtab.entsize()));
+            long name = u32(symtabBytes, i * entsize);
             if (name >= tableSize) {
                 symbol(i); // reports the bad name offset as reading the symbol does
             }
             for (int k = 0; k < wanted.length; k++) {
-                if (nameIs(tableStart + name, tableStart + tableSize, wanted[k])) {
+                if (nameIs((int) name, tableSize, wanted[k])) {
                     found.put(i, spelled[k]);
                     break;
                 }
@@ -343,26 +367,26 @@ public final class MappedElfFile implements ElfFile {
         return found;
     }
 
-    private boolean nameIs(long at, long end, byte[] name) {
-        if (at + name.length >= end) {
+    private boolean nameIs(int at, int end, byte[] name) {
+        if ((long) at + name.length >= end) {
             return false;
         }
         for (int j = 0; j < name.length; j++) {
-            if (data.get((int) at + j) != name[j]) {
+            if (symStrtabBytes.get(at + j) != name[j]) {
                 return false;
             }
         }
-        return data.get((int) at + name.length) == 0;
+        return symStrtabBytes.get(at + name.length) == 0;
     }
 
     @Override
     public Symbol symbol(int index) {
-        return symbol(symtab, symStrtab, symtabShndx, index, true);
+        return symbol(symtab, symtabBytes, symStrtab, symStrtabBytes, symtabShndxBytes, index, true);
     }
 
     @Override
     public Symbol symbolWithoutName(int index) {
-        return symbol(symtab, symStrtab, symtabShndx, index, false);
+        return symbol(symtab, symtabBytes, symStrtab, symStrtabBytes, symtabShndxBytes, index, false);
     }
 
     /** A view of {@code .dynsym} that decodes each symbol when it is read. */
@@ -372,7 +396,7 @@ public final class MappedElfFile implements ElfFile {
         return new AbstractList<>() {
             @Override
             public Symbol get(int index) {
-                return symbol(dynsym, dynStrtab, null, index, true);
+                return symbol(dynsym, dynsymBytes, dynStrtab, dynStrtabBytes, null, index, true);
             }
 
             @Override
@@ -386,18 +410,25 @@ public final class MappedElfFile implements ElfFile {
         return table == null ? 0 : (int) (table.size() / table.entsize());
     }
 
-    private Symbol symbol(Section table, Section strings, Section shndxTable, int index, boolean named) {
+    private Symbol symbol(
+            Section table,
+            ByteBuffer entries,
+            Section strings,
+            ByteBuffer stringBytes,
+            ByteBuffer shndxTable,
+            int index,
+            boolean named) {
         int count = count(table);
         if (index < 0 || index >= count) {
             throw new InputException("symbol index " + index + " out of range (" + count + " symbols)");
         }
-        int p = (int) (table.offset() + (long) index * table.entsize());
-        long name = u32(p);
-        int info = u8(p + layout.stInfo());
-        int other = u8(p + layout.stOther());
-        int shndx = u16(p + layout.stShndx());
-        long value = word(p + layout.stValue());
-        long size = word(p + layout.stSize());
+        int p = index * (int) table.entsize();
+        long name = u32(entries, p);
+        int info = entries.get(p + layout.stInfo()) & 0xff;
+        int other = entries.get(p + layout.stOther()) & 0xff;
+        int shndx = entries.getShort(p + layout.stShndx()) & 0xffff;
+        long value = layout.word(entries, p + layout.stValue());
+        long size = layout.word(entries, p + layout.stSize());
         int section = shndx;
         if (shndx < Symbol.SHN_LORESERVE && shndx >= sections.size()) {
             throw new InputException("symbol " + index + " is in section " + shndx + ", out of range ("
@@ -407,14 +438,14 @@ public final class MappedElfFile implements ElfFile {
             if (shndxTable == null) {
                 throw new InputException("symbol " + index + " uses SHN_XINDEX but the file has no .symtab_shndx");
             }
-            long resolved = u32((int) (shndxTable.offset() + 4L * index));
+            long resolved = u32(shndxTable, 4 * index);
             if (resolved >= sections.size()) {
                 throw new InputException("symbol " + index + " has extended section index " + resolved
                         + " out of range (" + sections.size() + " sections)");
             }
             section = (int) resolved;
         }
-        String symbolName = named ? symbolName(strings, index, name) : "";
+        String symbolName = named ? symbolName(strings, stringBytes, index, name) : "";
         return new Symbol(
                 index, symbolName, value, size, info >>> 4, info & 0xf, other, section, shndx == Symbol.SHN_XINDEX);
     }
@@ -454,11 +485,12 @@ public final class MappedElfFile implements ElfFile {
         int n = (int) (rs.size() / entsize);
         // A linked image's dynamic relocations name .dynsym entries; the others, .symtab's.
         int symbols = dynsym != null && rs.link() == dynsym.index() ? count(dynsym) : symbolCount();
+        ByteBuffer entries = bytes(rs);
         return new AbstractList<>() {
             @Override
             public Relocation get(int i) {
                 Objects.checkIndex(i, n);
-                return relocation(rs, rela, entsize, symbols, split, i);
+                return relocation(rs, entries, rela, entsize, symbols, split, i);
             }
 
             @Override
@@ -468,11 +500,12 @@ public final class MappedElfFile implements ElfFile {
         };
     }
 
-    private Relocation relocation(Section rs, boolean rela, int entsize, int symbols, RelocationInfo split, int i) {
-        int p = (int) (rs.offset() + (long) i * entsize);
-        long offset = word(p);
-        long info = word(p + layout.rInfo());
-        long addend = rela ? layout.signedWord(data, p + layout.rAddend()) : 0;
+    private Relocation relocation(
+            Section rs, ByteBuffer entries, boolean rela, int entsize, int symbols, RelocationInfo split, int i) {
+        int p = i * entsize;
+        long offset = layout.word(entries, p);
+        long info = layout.word(entries, p + layout.rInfo());
+        long addend = rela ? layout.signedWord(entries, p + layout.rAddend()) : 0;
         int sym = split.symbol(info);
         int rtype = split.type(info);
         if (sym < 0 || (sym > 0 && sym >= symbols)) {
@@ -485,28 +518,40 @@ public final class MappedElfFile implements ElfFile {
     @Override
     public ByteBuffer bytes(Section section) {
         if (!section.hasFileBytes()) {
-            return ByteBuffer.allocate(0).order(data.order()).asReadOnlyBuffer();
+            return ByteBuffer.allocate(0).order(order).asReadOnlyBuffer();
         }
-        return data.slice((int) section.offset(), (int) section.size())
-                .asReadOnlyBuffer()
-                .order(data.order());
+        return range(section.offset(), section.size());
+    }
+
+    private ByteBuffer bytesOrEmpty(Section section) {
+        return section == null ? ByteBuffer.allocate(0) : bytes(section);
     }
 
     @Override
-    public ByteBuffer contents() {
-        return data.duplicate().asReadOnlyBuffer().order(data.order());
+    public FileBytes contents() {
+        return data;
+    }
+
+    /** The file's bytes from {@code offset}, in its byte order; the range is inside the file. */
+    private ByteBuffer range(long offset, long length) {
+        return data.slice(offset, length).order(order);
     }
 
     /** Builds its error message only on error: a million symbols are decoded on the hot path. */
-    private String symbolName(Section strings, int index, long offset) {
-        String name = stringOrNull(strings, offset);
+    private String symbolName(Section strings, ByteBuffer stringBytes, int index, long offset) {
+        String name = stringOrNull(strings, stringBytes, offset);
         return name != null
                 ? name
-                : string(strings, "string table " + quoted(strings.name()), offset, "symbol " + index + " name");
+                : string(
+                        strings,
+                        stringBytes,
+                        "string table " + quoted(strings.name()),
+                        offset,
+                        "symbol " + index + " name");
     }
 
-    private String string(Section table, String label, long offset, String what) {
-        String found = stringOrNull(table, offset);
+    private String string(Section table, ByteBuffer tableBytes, String label, long offset, String what) {
+        String found = stringOrNull(table, tableBytes, offset);
         if (found != null) {
             return found;
         }
@@ -521,47 +566,34 @@ public final class MappedElfFile implements ElfFile {
     }
 
     /** The NUL-terminated string at {@code offset} in {@code table}, or null when there is none. */
-    private String stringOrNull(Section table, long offset) {
-        if (!table.hasFileBytes() || offset < 0 || offset >= table.size()) {
+    private static String stringOrNull(Section table, ByteBuffer tableBytes, long offset) {
+        if (!table.hasFileBytes() || offset < 0 || offset >= tableBytes.limit()) {
             return null;
         }
-        int start = (int) (table.offset() + offset);
-        int end = (int) (table.offset() + table.size());
+        int start = (int) offset;
+        int end = tableBytes.limit();
         int p = start;
-        while (p < end && data.get(p) != 0) {
+        while (p < end && tableBytes.get(p) != 0) {
             p++;
         }
         if (p == end) {
             return null;
         }
         byte[] bytes = new byte[p - start];
-        data.get(start, bytes);
+        tableBytes.get(start, bytes);
         return new String(bytes, StandardCharsets.ISO_8859_1);
     }
 
     private void requireRange(long offset, long length, String what) {
-        if (offset < 0 || offset > data.limit() || length > data.limit() - offset) {
+        if (offset < 0 || offset > fileSize || length > fileSize - offset) {
             throw new InputException(what + " at offset " + Long.toUnsignedString(offset)
                     + " lies past the end of the file ("
-                    + data.limit() + " bytes)");
+                    + fileSize + " bytes)");
         }
     }
 
-    private int u8(int p) {
-        return data.get(p) & 0xff;
-    }
-
-    private int u16(int p) {
-        return data.getShort(p) & 0xffff;
-    }
-
-    private long u32(int p) {
-        return data.getInt(p) & 0xffffffffL;
-    }
-
-    /** An address-sized word: 4 bytes in ELF32, 8 in ELF64. */
-    private long word(int p) {
-        return layout.word(data, p);
+    private static long u32(ByteBuffer b, int p) {
+        return b.getInt(p) & 0xffffffffL;
     }
 
     static String quoted(String name) {

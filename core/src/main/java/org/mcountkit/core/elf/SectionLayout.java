@@ -1,6 +1,8 @@
 package org.mcountkit.core.elf;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.InputException;
@@ -26,11 +28,11 @@ final class SectionLayout {
 
     /**
      * Throws {@link InputException} naming the first overlap found. Every section's bytes must
-     * already lie inside the file (so offsets fit in 31 bits).
+     * already lie inside the file.
      */
     void check(List<Section> sections) {
-        long[] keys = new long[sections.size()];
-        int n = 0;
+        List<Section> placed = new ArrayList<>(sections.size());
+        boolean under4GiB = true;
         for (Section s : sections) {
             if (s.index() == 0 || !s.hasFileBytes() || s.size() == 0) {
                 continue;
@@ -41,13 +43,11 @@ final class SectionLayout {
             if (s.offset() < headersAt + headersSize && headersAt < s.offset() + s.size()) {
                 throw overlap(s, "the section header table (offset " + headersAt + ", " + headersSize + " bytes)");
             }
-            // Offset and index packed in one long, so a primitive sort orders by offset.
-            keys[n++] = s.offset() << 31 | s.index();
+            placed.add(s);
+            under4GiB &= s.offset() < 1L << 32;
         }
-        Arrays.sort(keys, 0, n);
         Section furthest = null;
-        for (int k = 0; k < n; k++) {
-            Section s = sections.get((int) (keys[k] & 0x7fffffff));
+        for (Section s : byOffset(placed, under4GiB)) {
             if (furthest != null && s.offset() < furthest.offset() + furthest.size()) {
                 throw overlap(
                         s,
@@ -56,6 +56,28 @@ final class SectionLayout {
             }
             furthest = s;
         }
+    }
+
+    /**
+     * {@code placed} in file order. Below 4 GiB, offset and index are packed in one long, so a
+     * primitive sort orders the 100,000 sections of an {@code ld -r} object without boxing.
+     */
+    private static List<Section> byOffset(List<Section> placed, boolean under4GiB) {
+        if (!under4GiB) {
+            List<Section> sorted = new ArrayList<>(placed);
+            sorted.sort(Comparator.comparingLong(Section::offset));
+            return sorted;
+        }
+        long[] keys = new long[placed.size()];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = placed.get(k).offset() << 31 | k;
+        }
+        Arrays.sort(keys);
+        List<Section> sorted = new ArrayList<>(keys.length);
+        for (long key : keys) {
+            sorted.add(placed.get((int) (key & 0x7fffffff)));
+        }
+        return sorted;
     }
 
     private static InputException overlap(Section s, String other) {

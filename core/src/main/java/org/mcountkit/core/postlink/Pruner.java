@@ -26,6 +26,7 @@ import org.mcountkit.core.Verification;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.FileBytes;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.IoReason;
@@ -361,10 +362,10 @@ public final class Pruner {
                     patches.put(rs.offset() + (long) r.getKey() * size, b.array());
                 }
             }
-            ByteBuffer all = file.contents();
+            FileBytes all = file.contents();
             patches.entrySet().removeIf(p -> {
                 byte[] old = new byte[p.getValue().length];
-                all.get(Math.toIntExact(p.getKey()), old);
+                all.get(p.getKey(), old);
                 return Arrays.equals(old, p.getValue());
             });
             boolean changes = !patches.isEmpty();

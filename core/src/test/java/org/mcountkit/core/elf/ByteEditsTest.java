@@ -1,6 +1,7 @@
 package org.mcountkit.core.elf;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -40,8 +41,25 @@ class ByteEditsTest {
         assertArrayEquals("W-YZefghi!".getBytes(StandardCharsets.US_ASCII), applied(edits, "abcdefghij"));
     }
 
+    /** A file read in 4-byte windows (as one over 2 GiB is read in 1 GiB ones) gives the same bytes. */
+    @Test
+    void editsApplyTheSameAcrossWindows() {
+        ByteEdits edits = new ByteEdits();
+        edits.put(3, new byte[] {'X', 'Y'});
+        edits.put(8, new byte[] {'Z'});
+        ByteBuffer original = ByteBuffer.wrap("abcdefghijklmnopq".getBytes(StandardCharsets.US_ASCII));
+
+        List<ByteBuffer> pieces = edits.applyTo(FileBytes.of(original, 2));
+
+        ByteBuffer out = ByteBuffer.allocate(original.limit());
+        pieces.forEach(out::put);
+        assertArrayEquals("abcXYfghZjklmnopq".getBytes(StandardCharsets.US_ASCII), out.array());
+        assertTrue(pieces.stream().allMatch(p -> p.remaining() <= 4), "no piece spans more than a window's stride");
+    }
+
     private static byte[] applied(ByteEdits edits, String original) {
-        List<ByteBuffer> pieces = edits.applyTo(ByteBuffer.wrap(original.getBytes(StandardCharsets.US_ASCII)));
+        List<ByteBuffer> pieces =
+                edits.applyTo(FileBytes.of(ByteBuffer.wrap(original.getBytes(StandardCharsets.US_ASCII))));
         ByteBuffer out = ByteBuffer.allocate(original.length());
         pieces.forEach(out::put);
         return out.array();

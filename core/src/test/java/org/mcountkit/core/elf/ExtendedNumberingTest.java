@@ -296,8 +296,10 @@ class ExtendedNumberingTest {
 
     private static int rawShndx(ElfFile file, int symbol) {
         Section symtab = file.symbolTable().orElseThrow();
-        return file.contents().order(ByteOrder.LITTLE_ENDIAN).getShort((int)
-                        (symtab.offset() + symbol * symtab.entsize() + 6))
+        return file.contents()
+                        .slice(symtab.offset() + symbol * symtab.entsize() + 6, 2)
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getShort(0)
                 & 0xffff;
     }
 

@@ -25,6 +25,7 @@ import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.FileBytes;
 
 /**
  * The independent second reader: jelf 0.12.0 behind the same interface as the project's own
@@ -181,7 +182,7 @@ public final class JelfElfFile implements ElfFile {
     }
 
     @Override
-    public ByteBuffer contents() {
-        return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
+    public FileBytes contents() {
+        return FileBytes.of(ByteBuffer.wrap(bytes));
     }
 }

@@ -1,0 +1,124 @@
+package org.mcountkit.core.elf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.List;
+import org.mcountkit.core.InputException;
+
+/**
+ * A whole file's bytes at {@code long} offsets. A {@link ByteBuffer} holds at most 2 GiB - 1
+ * bytes, so a larger file is mapped in windows, as Lucene's {@code MMapDirectory} did before Java
+ * 21: window k starts at k GiB and runs on for up to 2 GiB - 1 bytes, so consecutive windows
+ * overlap by nearly 1 GiB and any range of up to 1 GiB lies whole inside one of them. A section
+ * this tool reads (symbols, relocations, code) is handed out as one buffer; the rest of the file
+ * (the debug information of a several-GiB {@code vmlinux.o}) is only copied, window by window.
+ * A file of up to 2 GiB - 1 bytes is one buffer, its windows slices of it.
+ */
+public final class FileBytes {
+
+    /** log2 of the distance between window starts: 1 GiB. */
+    static final int WINDOW_SHIFT = 30;
+
+    private final ByteBuffer[] windows;
+    private final int shift;
+    private final long size;
+
+    private FileBytes(ByteBuffer[] windows, int shift, long size) {
+        this.windows = windows;
+        this.shift = shift;
+        this.size = size;
+    }
+
+    /** The bytes of {@code whole}, from 0 to its limit. */
+    public static FileBytes of(ByteBuffer whole) {
+        return of(whole, WINDOW_SHIFT);
+    }
+
+    static FileBytes of(ByteBuffer whole, int shift) {
+        ByteBuffer all = whole.asReadOnlyBuffer();
+        long size = all.limit();
+        ByteBuffer[] windows = new ByteBuffer[windowCount(size, shift)];
+        for (int k = 0; k < windows.length; k++) {
+            long start = (long) k << shift;
+            windows[k] = all.slice((int) start, (int) windowLength(size, start, shift));
+        }
+        return new FileBytes(windows, shift, size);
+    }
+
+    /** Maps the first {@code size} bytes of {@code channel} read-only; the mapping outlives the channel. */
+    public static FileBytes map(FileChannel channel, long size) throws IOException {
+        return map(channel, size, WINDOW_SHIFT);
+    }
+
+    static FileBytes map(FileChannel channel, long size, int shift) throws IOException {
+        if (size <= maxWindow(shift)) {
+            return of(channel.map(FileChannel.MapMode.READ_ONLY, 0, size), shift);
+        }
+        ByteBuffer[] windows = new ByteBuffer[windowCount(size, shift)];
+        for (int k = 0; k < windows.length; k++) {
+            long start = (long) k << shift;
+            windows[k] = channel.map(FileChannel.MapMode.READ_ONLY, start, windowLength(size, start, shift));
+        }
+        return new FileBytes(windows, shift, size);
+    }
+
+    private static long maxWindow(int shift) {
+        return (2L << shift) - 1;
+    }
+
+    private static int windowCount(long size, int shift) {
+        return (int) Math.max(1, (size + (1L << shift) - 1) >>> shift);
+    }
+
+    private static long windowLength(long size, long start, int shift) {
+        return Math.min(size - start, maxWindow(shift));
+    }
+
+    public long size() {
+        return size;
+    }
+
+    /**
+     * {@code length} bytes from {@code offset}, read-only (in big-endian order, as any new
+     * buffer). The range must lie inside the file.
+     *
+     * @throws InputException when the range is longer than a window holds from there (over 1 GiB)
+     */
+    public ByteBuffer slice(long offset, long length) {
+        if (offset < 0 || length < 0 || offset > size || length > size - offset) {
+            throw new IndexOutOfBoundsException("bytes " + offset + "+" + length + " of a file of " + size);
+        }
+        int k = (int) Math.min(offset >>> shift, windows.length - 1);
+        ByteBuffer window = windows[k];
+        long at = offset - ((long) k << shift);
+        if (length > window.limit() - at) {
+            throw new InputException("the " + length + " bytes at offset " + offset + " are more than this reader maps"
+                    + " at once (" + ((1L << shift) >> 20) + " MiB from any offset; a section it reads must fit)");
+        }
+        return window.slice((int) at, (int) length);
+    }
+
+    /** Copies {@code into.length} bytes from {@code offset} into {@code into}. */
+    public void get(long offset, byte[] into) {
+        slice(offset, into.length).get(0, into);
+    }
+
+    /**
+     * The bytes from {@code from} to {@code to} as consecutive read-only buffers, each within one
+     * window, for writing out: a mapped window's bytes go from the page cache to the new file
+     * without passing through the Java heap.
+     */
+    public List<ByteBuffer> pieces(long from, long to) {
+        List<ByteBuffer> pieces = new ArrayList<>(1);
+        long at = from;
+        while (at < to) {
+            long windowEnd = ((at >>> shift) + 1) << shift;
+            long end = Math.min(to, windowEnd);
+            pieces.add(slice(at, end - at));
+            at = end;
+        }
+        return pieces;
+    }
+}
