@@ -32,10 +32,22 @@ public final class ElfFiles {
      * @throws InputException naming the reason when it is not a readable ELF file
      */
     public static ElfFile open(Path path) {
+        return open(path, RaceWindows.NONE);
+    }
+
+    /**
+     * Reads {@code path} (a symlink is followed) as an ELF file, without ever waiting on a FIFO
+     * swapped in after the check.
+     *
+     * @param races hooks into the moment between the check and the open (tests)
+     * @throws InputException naming the reason when it is not a readable ELF file
+     */
+    public static ElfFile open(Path path, RaceWindows races) {
         try {
             FileIdentity checked = FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class));
             requireRegular(path, checked);
-            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            races.beforeOpen(path);
+            try (FileChannel channel = ReadOnlyOpen.of(path, checked)) {
                 requireSame(checked, FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class)), channel);
                 return MappedElfFile.read(path, channel);
             }
@@ -68,7 +80,7 @@ public final class ElfFiles {
         }
     }
 
-    private static void requireRegular(Path path, FileIdentity identity) {
+    static void requireRegular(Path path, FileIdentity identity) {
         if (!identity.regularFile()) {
             throw new InputException(
                     Failure.NOT_A_FILE,
@@ -79,7 +91,7 @@ public final class ElfFiles {
     /** What {@code channel} opened is what was checked: still a regular file, the same one, as long. */
     private static void requireSame(FileIdentity checked, FileIdentity now, FileChannel channel) throws IOException {
         if (!now.regularFile()) {
-            throw new InputException(Failure.NOT_A_FILE, "not a regular file (it was replaced while being opened)");
+            throw replacedWhileOpened();
         }
         String change = checked.change(now);
         if (change == null && channel.size() != checked.size()) {
@@ -89,6 +101,11 @@ public final class ElfFiles {
         if (change != null) {
             throw changed(change);
         }
+    }
+
+    /** The reason a file is refused when what was opened is not the regular file checked. */
+    static InputException replacedWhileOpened() {
+        return new InputException(Failure.NOT_A_FILE, "not a regular file (it was replaced while being opened)");
     }
 
     /** The reason a file is left alone because another process changed it while this one read it. */
