@@ -13,18 +13,18 @@ import org.mcountkit.core.elf.ElfAppender;
  * relocation inside the call, as the kernel tool does on x86, arm and arm64. Only calls the backend
  * recognized are touched, so unexpected bytes are never overwritten.
  */
-final class UntracedCallNopper {
+public final class UntracedCallNopper {
 
     private final ElfImage image;
     private final ElfAppender out;
 
-    UntracedCallNopper(ElfImage image, ElfAppender out) {
+    public UntracedCallNopper(ElfImage image, ElfAppender out) {
         this.image = image;
         this.out = out;
     }
 
     /** NOPs the sites and returns how many were changed; a site that cannot be is reported. */
-    int nop(List<FoundSite> untraced, List<Diagnostic> diagnostics) {
+    public int nop(List<FoundSite> untraced, List<Diagnostic> diagnostics) {
         RelocationRetirer retirer = new RelocationRetirer(image, out);
         int changed = 0;
         for (FoundSite found : untraced) {
