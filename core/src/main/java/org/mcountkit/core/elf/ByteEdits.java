@@ -1,6 +1,8 @@
 package org.mcountkit.core.elf;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,8 +10,9 @@ import java.util.TreeMap;
 
 /**
  * Byte ranges that replace parts of a file's old contents, kept disjoint: an edit that overlaps
- * or touches earlier ones is merged with them, its own bytes on top. The new file can then go
- * out in one gathering write, old slices and edits in turn, instead of one write per edit.
+ * or touches earlier ones is merged with them, its own bytes on top. A file held in memory then
+ * goes out in one gathering write, old slices and edits in turn, instead of one write per edit;
+ * an open file's old ranges are copied by the kernel between the edits.
  */
 final class ByteEdits {
 
@@ -37,11 +40,22 @@ final class ByteEdits {
     }
 
     /**
-     * The old contents with the edits applied, as buffers to write one after the other. Every
-     * edit must lie inside {@code original}.
+     * Writes the old contents with the edits applied, then {@code tail}, to {@code out} from its
+     * position. Every edit must lie inside {@code original}.
      */
-    List<ByteBuffer> applyTo(FileBytes original) {
-        List<ByteBuffer> pieces = new ArrayList<>(2 * ranges.size() + 1);
+    void writeTo(FileBytes original, ByteBuffer tail, FileChannel out) throws IOException {
+        if (!original.inMemory()) {
+            long at = 0;
+            for (Map.Entry<Long, byte[]> e : ranges.entrySet()) {
+                original.copyTo(at, e.getKey(), out);
+                writeFully(ByteBuffer.wrap(e.getValue()), out);
+                at = e.getKey() + e.getValue().length;
+            }
+            original.copyTo(at, original.size(), out);
+            writeFully(tail, out);
+            return;
+        }
+        List<ByteBuffer> pieces = new ArrayList<>(2 * ranges.size() + 2);
         long at = 0;
         for (Map.Entry<Long, byte[]> e : ranges.entrySet()) {
             pieces.addAll(original.pieces(at, e.getKey()));
@@ -49,6 +63,20 @@ final class ByteEdits {
             at = e.getKey() + e.getValue().length;
         }
         pieces.addAll(original.pieces(at, original.size()));
-        return pieces;
+        pieces.add(tail);
+        ByteBuffer[] buffers = pieces.toArray(new ByteBuffer[0]);
+        long remaining = 0;
+        for (ByteBuffer b : buffers) {
+            remaining += b.remaining();
+        }
+        while (remaining > 0) {
+            remaining -= out.write(buffers);
+        }
+    }
+
+    private static void writeFully(ByteBuffer bytes, FileChannel out) throws IOException {
+        while (bytes.hasRemaining()) {
+            out.write(bytes);
+        }
     }
 }

@@ -190,22 +190,13 @@ public final class ElfAppender {
         return info;
     }
 
-    /** Writes the whole new file into {@code out}, positioned at 0, in one gathering write. */
+    /** Writes the whole new file into {@code out}, positioned at 0. */
     public void writeTo(FileChannel out) throws IOException {
         applyRetypes();
         ByteEdits edits = new ByteEdits();
         patches.forEach(edits::put);
         ByteBuffer tail = appends ? appended(edits) : ByteBuffer.allocate(0);
-        List<ByteBuffer> pieces = edits.applyTo(file.contents());
-        pieces.add(tail);
-        ByteBuffer[] buffers = pieces.toArray(new ByteBuffer[0]);
-        long remaining = 0;
-        for (ByteBuffer b : buffers) {
-            remaining += b.remaining();
-        }
-        while (remaining > 0) {
-            remaining -= out.write(buffers);
-        }
+        edits.writeTo(file.contents(), tail, out);
     }
 
     /** Lays out what goes after the old bytes, and adds to {@code edits} the old header's pointers to it. */

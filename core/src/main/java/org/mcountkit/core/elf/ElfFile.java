@@ -16,9 +16,10 @@ import org.mcountkit.api.Symbol;
 /**
  * A read-only view of one ELF file in the api's data model. Every index and offset the file
  * claims has been checked against the file before it is handed out; a bad one is reported with
- * {@link org.mcountkit.core.InputException}.
+ * {@link org.mcountkit.core.InputException}. Closing it releases the open file a reader may keep
+ * (to copy its bytes into a rewrite); what was read from it stays readable.
  */
-public interface ElfFile {
+public interface ElfFile extends AutoCloseable {
 
     int ET_REL = 1;
     int ET_EXEC = 2;
@@ -115,4 +116,7 @@ public interface ElfFile {
 
     /** The whole file, read-only. */
     FileBytes contents();
+
+    @Override
+    default void close() {}
 }

@@ -1,5 +1,6 @@
 package org.mcountkit.core.elf;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -14,9 +15,12 @@ import org.mcountkit.core.InputException;
  * overlap by nearly 1 GiB and any range of up to 1 GiB lies whole inside one of them. A section
  * this tool reads (symbols, relocations, code) is handed out as one buffer; the rest of the file
  * (the debug information of a several-GiB {@code vmlinux.o}) is only copied, window by window.
- * A file of up to 2 GiB - 1 bytes is one buffer, its windows slices of it.
+ * A file of up to 2 GiB - 1 bytes is one buffer, its windows slices of it. A mapped file keeps
+ * its channel open until closed, so that unchanged ranges are copied to a new file by the kernel
+ * ({@link #copyTo}) rather than through the mapping, whose pages would all count in the process's
+ * resident memory.
  */
-public final class FileBytes {
+public final class FileBytes implements Closeable {
 
     /** log2 of the distance between window starts: 1 GiB. */
     static final int WINDOW_SHIFT = 30;
@@ -24,11 +28,14 @@ public final class FileBytes {
     private final ByteBuffer[] windows;
     private final int shift;
     private final long size;
+    /** The open file the windows map, or null for bytes in memory. */
+    private final FileChannel source;
 
-    private FileBytes(ByteBuffer[] windows, int shift, long size) {
+    private FileBytes(ByteBuffer[] windows, int shift, long size, FileChannel source) {
         this.windows = windows;
         this.shift = shift;
         this.size = size;
+        this.source = source;
     }
 
     /** The bytes of {@code whole}, from 0 to its limit. */
@@ -37,31 +44,38 @@ public final class FileBytes {
     }
 
     static FileBytes of(ByteBuffer whole, int shift) {
-        ByteBuffer all = whole.asReadOnlyBuffer();
+        return new FileBytes(windowsOf(whole.asReadOnlyBuffer(), shift), shift, whole.limit(), null);
+    }
+
+    private static ByteBuffer[] windowsOf(ByteBuffer all, int shift) {
         long size = all.limit();
         ByteBuffer[] windows = new ByteBuffer[windowCount(size, shift)];
         for (int k = 0; k < windows.length; k++) {
             long start = (long) k << shift;
             windows[k] = all.slice((int) start, (int) windowLength(size, start, shift));
         }
-        return new FileBytes(windows, shift, size);
+        return windows;
     }
 
-    /** Maps the first {@code size} bytes of {@code channel} read-only; the mapping outlives the channel. */
+    /**
+     * Maps the first {@code size} bytes of {@code channel} read-only. The result owns the channel:
+     * closing it closes the channel (the mapping stays valid until it is collected).
+     */
     public static FileBytes map(FileChannel channel, long size) throws IOException {
         return map(channel, size, WINDOW_SHIFT);
     }
 
     static FileBytes map(FileChannel channel, long size, int shift) throws IOException {
         if (size <= maxWindow(shift)) {
-            return of(channel.map(FileChannel.MapMode.READ_ONLY, 0, size), shift);
+            return new FileBytes(
+                    windowsOf(channel.map(FileChannel.MapMode.READ_ONLY, 0, size), shift), shift, size, channel);
         }
         ByteBuffer[] windows = new ByteBuffer[windowCount(size, shift)];
         for (int k = 0; k < windows.length; k++) {
             long start = (long) k << shift;
             windows[k] = channel.map(FileChannel.MapMode.READ_ONLY, start, windowLength(size, start, shift));
         }
-        return new FileBytes(windows, shift, size);
+        return new FileBytes(windows, shift, size, channel);
     }
 
     private static long maxWindow(int shift) {
@@ -78,6 +92,44 @@ public final class FileBytes {
 
     public long size() {
         return size;
+    }
+
+    /** Whether the bytes are in memory rather than in an open file. */
+    public boolean inMemory() {
+        return source == null;
+    }
+
+    /**
+     * Appends the bytes from {@code from} to {@code to} to {@code out} at its position. From an
+     * open file the kernel copies them ({@code transferTo}: neither the heap nor this process's
+     * mappings see them); a file that has meanwhile shrunk is reported, not copied short.
+     *
+     * @throws ChangedFileException when the file no longer holds those bytes
+     */
+    public void copyTo(long from, long to, FileChannel out) throws IOException {
+        if (source == null) {
+            for (ByteBuffer piece : pieces(from, to)) {
+                while (piece.hasRemaining()) {
+                    out.write(piece);
+                }
+            }
+            return;
+        }
+        long at = from;
+        while (at < to) {
+            long copied = source.transferTo(at, to - at, out);
+            if (copied <= 0) {
+                throw new ChangedFileException("its size went from " + size + " to " + source.size() + " bytes");
+            }
+            at += copied;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (source != null) {
+            source.close();
+        }
     }
 
     /**

@@ -107,27 +107,33 @@ public final class MappedElfFile implements ElfFile {
 
     /** Reads the file at {@code path}: small files into the heap, larger ones by mapping them. */
     public static MappedElfFile open(Path path) throws IOException {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            return read(path, channel);
-        }
+        return read(path, FileChannel.open(path, StandardOpenOption.READ));
     }
 
     /**
-     * Reads the file open as {@code channel} (the caller closes it; a mapping outlives it), small
-     * files into the heap and larger ones by mapping them; {@code path} names it in messages.
+     * Reads the file open as {@code channel}, small files into the heap and larger ones by
+     * mapping them; {@code path} names it in messages. The result owns the channel: it closes it
+     * at once after reading a small file, on failure, or (a mapped file) when it is closed.
      */
     public static MappedElfFile read(Path path, FileChannel channel) throws IOException {
-        long size = channel.size();
-        if (size > READ_LIMIT) {
-            return new MappedElfFile(path, FileBytes.map(channel, size));
+        try {
+            long size = channel.size();
+            if (size > READ_LIMIT) {
+                return new MappedElfFile(path, FileBytes.map(channel, size));
+            }
+            try (channel) {
+                ByteBuffer bytes = ByteBuffer.allocate((int) size);
+                // A file that shrinks meanwhile is read as the shorter file.
+                int read = 0;
+                while (bytes.hasRemaining() && read >= 0) {
+                    read = channel.read(bytes, bytes.position());
+                }
+                return new MappedElfFile(path, FileBytes.of(bytes.flip()));
+            }
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
         }
-        ByteBuffer bytes = ByteBuffer.allocate((int) size);
-        // A file that shrinks meanwhile is read as the shorter file.
-        int read = 0;
-        while (bytes.hasRemaining() && read >= 0) {
-            read = channel.read(bytes, bytes.position());
-        }
-        return new MappedElfFile(path, FileBytes.of(bytes.flip()));
     }
 
     /** The first section of {@code type} (linking to {@code link}, unless -1), or null. */
@@ -530,6 +536,15 @@ public final class MappedElfFile implements ElfFile {
     @Override
     public FileBytes contents() {
         return data;
+    }
+
+    @Override
+    public void close() {
+        try {
+            data.close();
+        } catch (IOException e) {
+            // A channel only read from has nothing to lose at close; what was read stays valid.
+        }
     }
 
     /** The file's bytes from {@code offset}, in its byte order; the range is inside the file. */

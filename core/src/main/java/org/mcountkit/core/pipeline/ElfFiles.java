@@ -47,10 +47,12 @@ public final class ElfFiles {
             FileIdentity checked = FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class));
             requireRegular(path, checked);
             races.beforeOpen(path);
-            try (FileChannel channel = ReadOnlyOpen.of(path, checked)) {
-                requireSame(checked, FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class)), channel);
-                return MappedElfFile.read(path, channel);
-            }
+            FileChannel channel = ReadOnlyOpen.of(path, checked);
+            return read(
+                    path,
+                    checked,
+                    () -> FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class)),
+                    channel);
         } catch (IOException e) {
             throw unreadable(e);
         }
@@ -70,14 +72,28 @@ public final class ElfFiles {
         try {
             requireRegular(path, file.identity());
             races.beforeOpen(path);
-            try (FileChannel channel = FileChannel.open(
-                    path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-                requireSame(file.identity(), file.now(), channel);
-                return MappedElfFile.read(path, channel);
-            }
+            FileChannel channel = FileChannel.open(
+                    path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            return read(path, file.identity(), file::now, channel);
         } catch (IOException e) {
             throw unreadable(e);
         }
+    }
+
+    /** The path's identity as it is now. */
+    private interface Now {
+        FileIdentity identity() throws IOException;
+    }
+
+    /** Reads what {@code channel} opened, once it is shown to be what was checked; the file owns the channel. */
+    private static ElfFile read(Path path, FileIdentity checked, Now now, FileChannel channel) throws IOException {
+        try {
+            requireSame(checked, now.identity(), channel);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        return MappedElfFile.read(path, channel);
     }
 
     static void requireRegular(Path path, FileIdentity identity) {

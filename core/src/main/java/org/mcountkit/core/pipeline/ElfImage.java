@@ -26,9 +26,9 @@ import org.mcountkit.core.elf.ElfFile;
  * facts derived from it computed once, when first asked for (as LLVM XRay's map loader resolves
  * relocations once and then reads in one pass): the function index, the hook symbols, the
  * relocation sections of each section, the code sections by address, the sites. Not thread-safe:
- * one image belongs to the one thread processing its file.
+ * one image belongs to the one thread processing its file. Closing it closes its file.
  */
-public final class ElfImage {
+public final class ElfImage implements AutoCloseable {
 
     private final ElfFile file;
     private final ArchBackend backend;
@@ -54,7 +54,12 @@ public final class ElfImage {
      */
     public static ElfImage open(Path path, Backends backends) {
         ElfFile file = ElfFiles.open(path);
-        return new ElfImage(file, backends.require(file.target()));
+        try {
+            return new ElfImage(file, backends.require(file.target()));
+        } catch (RuntimeException e) {
+            file.close();
+            throw e;
+        }
     }
 
     /** An image of a file already read, with the backend chosen for it. */
@@ -64,6 +69,11 @@ public final class ElfImage {
 
     public ElfFile file() {
         return file;
+    }
+
+    @Override
+    public void close() {
+        file.close();
     }
 
     public Path path() {

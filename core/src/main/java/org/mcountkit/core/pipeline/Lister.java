@@ -25,22 +25,23 @@ public final class Lister {
 
     public FileReport list(Path path) {
         long start = System.nanoTime();
-        ElfImage image = ElfImage.open(path, backends);
-        FileReport report = list(image);
-        if (log.isDebugEnabled()) {
-            Sites sites = image.sites();
-            log.debug(
-                    "{}: {} backend, {}; {} call site(s) and {} untraced from {}, {} table entr(ies); {} ms",
-                    path,
-                    image.backend().name(),
-                    image.machine(),
-                    sites.calls().size(),
-                    sites.untraced().size(),
-                    sites.fromCode() ? "linked code" : "relocations",
-                    sites.tableEntries().size(),
-                    Millis.since(start));
+        try (ElfImage image = ElfImage.open(path, backends)) {
+            FileReport report = list(image);
+            if (log.isDebugEnabled()) {
+                Sites sites = image.sites();
+                log.debug(
+                        "{}: {} backend, {}; {} call site(s) and {} untraced from {}, {} table entr(ies); {} ms",
+                        path,
+                        image.backend().name(),
+                        image.machine(),
+                        sites.calls().size(),
+                        sites.untraced().size(),
+                        sites.fromCode() ? "linked code" : "relocations",
+                        sites.tableEntries().size(),
+                        Millis.since(start));
+            }
+            return report;
         }
-        return report;
     }
 
     public static FileReport list(ElfImage image) {

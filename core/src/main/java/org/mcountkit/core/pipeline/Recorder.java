@@ -90,72 +90,74 @@ public final class Recorder {
     }
 
     private FileReport recordFile(Path path, AtomicFile.Existing existing, RecordOptions options) {
-        ElfFile file = ElfFiles.openForReplacing(existing, races);
-        if (file.type() != ElfFile.ET_REL) {
-            throw new InputException(
-                    Failure.WRONG_FILE_TYPE,
-                    "not a relocatable object (e_type " + file.type()
-                            + "): record rewrites .o files; list reads linked images");
-        }
-        ElfImage image = ElfImage.of(file, backends.require(file.target()));
-        String machine = image.machine();
-        if (file.section(McountLocSections.TABLE).isPresent()) {
-            List<Diagnostic> notes = List.of(
-                    Diagnostic.of(Severity.NOTE, "already has " + McountLocSections.TABLE + ": left unchanged"));
-            return new FileReport(path, machine, file.target(), List.of(), List.of(), notes, false);
-        }
-        SiteScan scan = image.relocationSites();
-        List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
-        FileReport unchanged = new FileReport(
-                path,
-                machine,
-                file.target(),
-                FoundSite.sites(scan.traced()),
-                FoundSite.sites(scan.untraced()),
-                diagnostics,
-                false);
-        if (unchanged.hasErrors() || (options.strict() && unchanged.hasWarnings())) {
-            if (options.strict() && !unchanged.hasErrors()) {
-                // Counted rather than "above": with -q the warnings themselves are not printed.
-                long warnings = diagnostics.stream()
-                        .filter(d -> d.severity() == Severity.WARNING)
-                        .count();
-                diagnostics.add(Diagnostic.of(
-                        Severity.ERROR,
-                        "--strict: " + warnings + " warning" + (warnings == 1 ? "" : "s") + "; file left unchanged"));
+        try (ElfFile file = ElfFiles.openForReplacing(existing, races)) {
+            if (file.type() != ElfFile.ET_REL) {
+                throw new InputException(
+                        Failure.WRONG_FILE_TYPE,
+                        "not a relocatable object (e_type " + file.type()
+                                + "): record rewrites .o files; list reads linked images");
             }
-            return unchanged;
+            ElfImage image = ElfImage.of(file, backends.require(file.target()));
+            String machine = image.machine();
+            if (file.section(McountLocSections.TABLE).isPresent()) {
+                List<Diagnostic> notes = List.of(
+                        Diagnostic.of(Severity.NOTE, "already has " + McountLocSections.TABLE + ": left unchanged"));
+                return new FileReport(path, machine, file.target(), List.of(), List.of(), notes, false);
+            }
+            SiteScan scan = image.relocationSites();
+            List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
+            FileReport unchanged = new FileReport(
+                    path,
+                    machine,
+                    file.target(),
+                    FoundSite.sites(scan.traced()),
+                    FoundSite.sites(scan.untraced()),
+                    diagnostics,
+                    false);
+            if (unchanged.hasErrors() || (options.strict() && unchanged.hasWarnings())) {
+                if (options.strict() && !unchanged.hasErrors()) {
+                    // Counted rather than "above": with -q the warnings themselves are not printed.
+                    long warnings = diagnostics.stream()
+                            .filter(d -> d.severity() == Severity.WARNING)
+                            .count();
+                    diagnostics.add(Diagnostic.of(
+                            Severity.ERROR,
+                            "--strict: " + warnings + " warning" + (warnings == 1 ? "" : "s")
+                                    + "; file left unchanged"));
+                }
+                return unchanged;
+            }
+            ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
+            int nopped = image.abi().keepsUntracedCalls()
+                    ? 0
+                    : new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics);
+            if (scan.traced().isEmpty() && nopped == 0) {
+                return unchanged;
+            }
+            if (!scan.traced().isEmpty()) {
+                List<McountLocSections.Entry> entries =
+                        entries(file, scan, out, diagnostics, image.abi().functionsNeverBases());
+                boolean rela =
+                        file.section(scan.traced().get(0).relocationSection()).type() == Section.SHT_RELA;
+                McountLocSections.append(
+                        file,
+                        out,
+                        entries,
+                        rela,
+                        image.abi().addendsInPlace(),
+                        image.abi().tableRelocation());
+            }
+            try {
+                races.beforeReplace(existing.real());
+                AtomicFile.replace(existing, options.fsync(), out::writeTo);
+            } catch (ChangedFileException e) {
+                throw ElfFiles.changed(e.getMessage());
+            } catch (IOException e) {
+                throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
+            }
+            return new FileReport(
+                    path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(), diagnostics, true);
         }
-        ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
-        int nopped = image.abi().keepsUntracedCalls()
-                ? 0
-                : new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics);
-        if (scan.traced().isEmpty() && nopped == 0) {
-            return unchanged;
-        }
-        if (!scan.traced().isEmpty()) {
-            List<McountLocSections.Entry> entries =
-                    entries(file, scan, out, diagnostics, image.abi().functionsNeverBases());
-            boolean rela =
-                    file.section(scan.traced().get(0).relocationSection()).type() == Section.SHT_RELA;
-            McountLocSections.append(
-                    file,
-                    out,
-                    entries,
-                    rela,
-                    image.abi().addendsInPlace(),
-                    image.abi().tableRelocation());
-        }
-        try {
-            races.beforeReplace(existing.real());
-            AtomicFile.replace(existing, options.fsync(), out::writeTo);
-        } catch (ChangedFileException e) {
-            throw ElfFiles.changed(e.getMessage());
-        } catch (IOException e) {
-            throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
-        }
-        return new FileReport(
-                path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(), diagnostics, true);
     }
 
     private static List<McountLocSections.Entry> entries(

@@ -70,30 +70,32 @@ public final class Patcher {
      */
     public PatchResult patch(Path path, PatchOptions options) {
         long start = System.nanoTime();
-        ElfImage image = ElfImage.open(path, backends);
-        if (image.relocatable() && options.mode() == PatchMode.CALL) {
-            throw new InputException(
-                    Failure.WRONG_FILE_TYPE,
-                    "--call rewrites linked images only: in an object the linker fills in the call");
+        try (ElfImage image = ElfImage.open(path, backends)) {
+            if (image.relocatable() && options.mode() == PatchMode.CALL) {
+                throw new InputException(
+                        Failure.WRONG_FILE_TYPE,
+                        "--call rewrites linked images only: in an object the linker fills in the call");
+            }
+            List<CallSite> sites = options.tableOnly()
+                    ? image.tableSites().sites()
+                    : image.sites().listed();
+            PatchResult result = new Run(image, options).apply(sites);
+            if (log.isDebugEnabled()) {
+                log.debug(
+                        "{}: {}; {} of {} site(s) patched to {}, {} already so, {} skipped, {} refused{}; {} ms",
+                        path,
+                        image.machine(),
+                        result.patched(),
+                        sites.size(),
+                        options.mode(),
+                        result.unchanged(),
+                        result.skipped(),
+                        result.refused().size(),
+                        result.written() ? "" : ", file unchanged",
+                        Millis.since(start));
+            }
+            return result;
         }
-        List<CallSite> sites =
-                options.tableOnly() ? image.tableSites().sites() : image.sites().listed();
-        PatchResult result = new Run(image, options).apply(sites);
-        if (log.isDebugEnabled()) {
-            log.debug(
-                    "{}: {}; {} of {} site(s) patched to {}, {} already so, {} skipped, {} refused{}; {} ms",
-                    path,
-                    image.machine(),
-                    result.patched(),
-                    sites.size(),
-                    options.mode(),
-                    result.unchanged(),
-                    result.skipped(),
-                    result.refused().size(),
-                    result.written() ? "" : ", file unchanged",
-                    Millis.since(start));
-        }
-        return result;
     }
 
     /** The state of patching one file. */

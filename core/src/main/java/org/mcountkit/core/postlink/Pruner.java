@@ -81,54 +81,56 @@ public final class Pruner {
      */
     public PruneResult prune(Path path, PruneOptions options) {
         long start = System.nanoTime();
-        ElfImage image = ElfImage.open(path, backends);
-        ElfFile file = image.file();
-        if (image.relocatable()) {
-            throw new InputException(
-                    Failure.WRONG_FILE_TYPE,
-                    "not a linked image (e_type " + file.type() + "): prune edits the table after the final link");
-        }
-        List<TableWords.Table> tables =
-                TableWords.of(image).stream().filter(TableWords.Table::mcount).toList();
-        if (tables.isEmpty()) {
-            throw new InputException(
-                    Failure.UNUSABLE_SITES,
-                    "no __mcount_loc table (nor " + TableWords.START_MCOUNT_LOC + ".." + TableWords.STOP_MCOUNT_LOC
-                            + "): nothing to prune");
-        }
-        if (image.functions().size() == 0) {
-            throw new InputException(
-                    Failure.UNUSABLE_SITES,
-                    "no function symbols (a stripped image?): which entries lie outside a function cannot be told");
-        }
-        for (Section s : file.sections()) {
-            if (s.type() == SHT_RELR) {
+        try (ElfImage image = ElfImage.open(path, backends)) {
+            ElfFile file = image.file();
+            if (image.relocatable()) {
+                throw new InputException(
+                        Failure.WRONG_FILE_TYPE,
+                        "not a linked image (e_type " + file.type() + "): prune edits the table after the final link");
+            }
+            List<TableWords.Table> tables = TableWords.of(image).stream()
+                    .filter(TableWords.Table::mcount)
+                    .toList();
+            if (tables.isEmpty()) {
                 throw new InputException(
                         Failure.UNUSABLE_SITES,
-                        s.name() + " holds packed relative relocations (SHT_RELR), which prune cannot rewrite:"
-                                + " link without -z pack-relative-relocs");
+                        "no __mcount_loc table (nor " + TableWords.START_MCOUNT_LOC + ".." + TableWords.STOP_MCOUNT_LOC
+                                + "): nothing to prune");
             }
+            if (image.functions().size() == 0) {
+                throw new InputException(
+                        Failure.UNUSABLE_SITES,
+                        "no function symbols (a stripped image?): which entries lie outside a function cannot be told");
+            }
+            for (Section s : file.sections()) {
+                if (s.type() == SHT_RELR) {
+                    throw new InputException(
+                            Failure.UNUSABLE_SITES,
+                            s.name() + " holds packed relative relocations (SHT_RELR), which prune cannot rewrite:"
+                                    + " link without -z pack-relative-relocs");
+                }
+            }
+            Verification verification = Verifier.verify(image);
+            Edit edit = new Edit(image, verification);
+            for (TableWords.Table table : tables) {
+                edit.table(table);
+            }
+            edit.relativeCounts();
+            PruneResult result = edit.finish(options.dryRun());
+            if (log.isDebugEnabled()) {
+                log.debug(
+                        "{}: {}; {} entr(ies), {} zero before, {} zeroed, {} relocation(s) made NONE{}; {} ms",
+                        path,
+                        image.machine(),
+                        result.entries(),
+                        result.zerosBefore(),
+                        result.zeroed().size(),
+                        result.relocationsNeutralised(),
+                        result.written() ? "" : ", file unchanged",
+                        Millis.since(start));
+            }
+            return result;
         }
-        Verification verification = Verifier.verify(image);
-        Edit edit = new Edit(image, verification);
-        for (TableWords.Table table : tables) {
-            edit.table(table);
-        }
-        edit.relativeCounts();
-        PruneResult result = edit.finish(options.dryRun());
-        if (log.isDebugEnabled()) {
-            log.debug(
-                    "{}: {}; {} entr(ies), {} zero before, {} zeroed, {} relocation(s) made NONE{}; {} ms",
-                    path,
-                    image.machine(),
-                    result.entries(),
-                    result.zerosBefore(),
-                    result.zeroed().size(),
-                    result.relocationsNeutralised(),
-                    result.written() ? "" : ", file unchanged",
-                    Millis.since(start));
-        }
-        return result;
     }
 
     /** One relocation as it is written: {@code r_offset}, symbol, type, addend. */

@@ -164,8 +164,7 @@ public final class TableMaker {
 
     private Read read(int input, Path path) {
         ElfTarget target = null;
-        try {
-            ElfFile file = ElfFiles.open(path);
+        try (ElfFile file = ElfFiles.open(path)) {
             target = file.target();
             ElfImage image = ElfImage.of(file, backends.require(target));
             List<Ordered> entries = new ArrayList<>();

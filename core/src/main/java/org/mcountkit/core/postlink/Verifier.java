@@ -76,28 +76,29 @@ public final class Verifier {
      * @throws InputException when the file is not a linked image of a supported machine
      */
     public Verification verify(Path path) {
-        ElfFile file = ElfFiles.open(path);
-        if (file.type() == ElfFile.ET_REL) {
-            throw new InputException(
-                    Failure.WRONG_FILE_TYPE,
-                    "not a linked image (e_type " + file.type()
-                            + "): verify checks executables and shared objects; list reads objects");
+        try (ElfFile file = ElfFiles.open(path)) {
+            if (file.type() == ElfFile.ET_REL) {
+                throw new InputException(
+                        Failure.WRONG_FILE_TYPE,
+                        "not a linked image (e_type " + file.type()
+                                + "): verify checks executables and shared objects; list reads objects");
+            }
+            long start = System.nanoTime();
+            ElfImage image = ElfImage.of(file, backends.require(file.target()));
+            Verification result = verify(image);
+            if (log.isDebugEnabled()) {
+                log.debug(
+                        "{}: {}; {} entr(ies) checked, {} zero, {} bad, {} outside a function; {} ms",
+                        path,
+                        image.machine(),
+                        result.checked(),
+                        result.zeros(),
+                        result.findings().size(),
+                        result.outsideFunction().size(),
+                        Millis.since(start));
+            }
+            return result;
         }
-        long start = System.nanoTime();
-        ElfImage image = ElfImage.of(file, backends.require(file.target()));
-        Verification result = verify(image);
-        if (log.isDebugEnabled()) {
-            log.debug(
-                    "{}: {}; {} entr(ies) checked, {} zero, {} bad, {} outside a function; {} ms",
-                    path,
-                    image.machine(),
-                    result.checked(),
-                    result.zeros(),
-                    result.findings().size(),
-                    result.outsideFunction().size(),
-                    Millis.since(start));
-        }
-        return result;
     }
 
     /** Verifies an image already read: {@link Pruner} zeroes what this calls outside a function. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,10 +42,10 @@ class WindowedReadTest {
                 """);
         Path object = build.compile(source, dir.resolve("windows.o"), "-g");
 
-        MappedElfFile windowed = readThroughWindows(object, true);
-
-        ReadersAgree.assertSameAsJelf(object, windowed);
-        assertSameRewrite(object, windowed);
+        try (MappedElfFile windowed = readThroughWindows(object, true)) {
+            ReadersAgree.assertSameAsJelf(object, windowed);
+            assertSameRewrite(object, windowed);
+        }
     }
 
     static Stream<Path> samples() throws IOException {
@@ -54,10 +55,10 @@ class WindowedReadTest {
     @ParameterizedTest
     @MethodSource("samples")
     void committedSamplesReadThroughWindowsAsJelfReadsThem(Path sample) throws IOException {
-        MappedElfFile windowed = readThroughWindows(sample, false);
-
-        ReadersAgree.assertSameAsJelf(sample, windowed);
-        assertSameRewrite(sample, windowed);
+        try (MappedElfFile windowed = readThroughWindows(sample, false)) {
+            ReadersAgree.assertSameAsJelf(sample, windowed);
+            assertSameRewrite(sample, windowed);
+        }
     }
 
     /**
@@ -65,7 +66,7 @@ class WindowedReadTest {
      * section-header table) whole; with {@code severalWindows}, asserts that there are several.
      */
     private static MappedElfFile readThroughWindows(Path object, boolean severalWindows) throws IOException {
-        MappedElfFile whole = MappedElfFile.open(object);
+        MappedElfFile whole = MappedElfFile.of(object, ByteBuffer.wrap(Files.readAllBytes(object)));
         long largest = Math.max(64, whole.sections().size() * 64L);
         for (Section s : whole.sections()) {
             largest = Math.max(largest, s.hasFileBytes() ? s.size() : 0);
@@ -76,14 +77,17 @@ class WindowedReadTest {
             assertTrue(
                     whole.size() > window, "the " + whole.size() + "-byte object spans several windows of " + window);
         }
-        try (FileChannel channel = FileChannel.open(object, StandardOpenOption.READ)) {
-            return MappedElfFile.of(object, FileBytes.map(channel, channel.size(), shift));
-        }
+        FileChannel channel = FileChannel.open(object, StandardOpenOption.READ);
+        return MappedElfFile.of(object, FileBytes.map(channel, channel.size(), shift));
     }
 
-    /** Appends a section to both readings of the file: the two new files are the same bytes. */
+    /**
+     * Appends a section to both readings of the file (the windowed one copies its old bytes from
+     * the open file, the whole one from memory): the two new files are the same bytes.
+     */
     private void assertSameRewrite(Path object, MappedElfFile windowed) throws IOException {
-        MappedElfFile whole = MappedElfFile.open(object);
+        byte[] bytes = Files.readAllBytes(object);
+        MappedElfFile whole = MappedElfFile.of(object, ByteBuffer.wrap(bytes));
         assertArrayEquals(rewrite(whole, "whole.o"), rewrite(windowed, "windowed.o"));
     }
 
