@@ -105,9 +105,10 @@ public final class ElfAppender {
                     || file.section(names).type() != Section.SHT_STRTAB) {
                 throw new InputException("no section name table (e_shstrndx " + names + "): cannot add sections");
             }
+            ByteBuffer table = all.slice(oldShoff, (long) file.sections().size() * shentsize);
             for (Section s : file.sections()) {
                 byte[] raw = new byte[shentsize];
-                all.get(oldShoff + (long) s.index() * shentsize, raw);
+                table.get(s.index() * shentsize, raw);
                 headers.add(new Header(raw, s));
             }
         }
