@@ -57,6 +57,8 @@ public final class ArmBackend implements ArchBackend {
                 .rel()
                 .functionsNeverBases()
                 .functionTableWord(R_ARM_ABS32_NOI)
+                // A PIE's table words each have one, the value in the word (REL), which prune moves along.
+                .slotRelocations(ArmRelocations.R_ARM_RELATIVE)
                 .build();
     }
 

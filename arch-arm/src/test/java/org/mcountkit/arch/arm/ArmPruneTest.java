@@ -15,7 +15,8 @@ import org.mcountkit.core.testkit.WeakOverride;
 /**
  * {@link Mcountkit#prune} on ARM programs in which a strong {@code pick} overrides a weak one
  * ({@link WeakOverride}). A table linked in keeps R_ARM_ABS32_NOI for the entries it names,
- * recorded objects R_ARM_ABS32; the dead entry's becomes R_ARM_NONE.
+ * recorded objects R_ARM_ABS32, a PIE an R_ARM_RELATIVE per word whose value is in the word
+ * (REL); the dead entry's becomes R_ARM_NONE.
  */
 class ArmPruneTest {
 
