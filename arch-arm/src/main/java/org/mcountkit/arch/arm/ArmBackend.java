@@ -101,6 +101,23 @@ public final class ArmBackend implements ArchBackend {
     }
 
     /**
+     * {@code $a} and {@code $t} (or {@code $a.name}, {@code $t.name}) start ARM and Thumb code
+     * (IHI 0044, "Mapping symbols"); the linker keeps them where it drops an overridden weak
+     * function's symbol, so its body is still read in its own instruction set.
+     */
+    @Override
+    public int mappingSymbolMode(ElfTarget target, Symbol symbol) {
+        if (!symbol.isLocal() || symbol.type() != Symbol.STT_NOTYPE) {
+            return -1;
+        }
+        String name = symbol.name();
+        if (name.equals("$a") || name.startsWith("$a.")) {
+            return ARM;
+        }
+        return name.equals("$t") || name.startsWith("$t.") ? THUMB : -1;
+    }
+
+    /**
      * A site is the {@code bl} under R_ARM_CALL or R_ARM_PC24 (ARM) or R_ARM_THM_CALL (Thumb), the
      * types recordmcount.c takes on EM_ARM; the {@code push {lr}} before it stays out of the site,
      * as the kernel patches only the {@code bl}. In a linked image the linker may have made the

@@ -13,10 +13,12 @@ import org.mcountkit.core.testkit.Toolchain;
 import org.mcountkit.core.testkit.WeakOverride;
 
 /**
- * {@link Mcountkit#prune} on ARM programs in which a strong {@code pick} overrides a weak one
- * ({@link WeakOverride}). A table linked in keeps R_ARM_ABS32_NOI for the entries it names,
- * recorded objects R_ARM_ABS32, a PIE an R_ARM_RELATIVE per word whose value is in the word
- * (REL); the dead entry's becomes R_ARM_NONE.
+ * {@link Mcountkit#prune} on ARM and Thumb-2 programs in which a strong {@code pick} overrides a
+ * weak one ({@link WeakOverride}). A table linked in keeps R_ARM_ABS32_NOI for the entries it
+ * names, recorded objects R_ARM_ABS32, a PIE an R_ARM_RELATIVE per word whose value is in the
+ * word (REL); the dead entry's becomes R_ARM_NONE. The weak Thumb body has no function symbol to
+ * say it is Thumb code: its mapping symbol ({@code $t}) does, so verify and prune read its call
+ * as one.
  */
 class ArmPruneTest {
 
