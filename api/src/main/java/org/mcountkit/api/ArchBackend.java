@@ -89,4 +89,14 @@ public interface ArchBackend {
     default int functionMode(ElfTarget target, Symbol symbol) {
         return 0;
     }
+
+    /**
+     * The instruction-set mode of the code a mapping symbol starts (ARM's {@code $a} and
+     * {@code $t}), or -1 when {@code symbol} starts none. Code that no function symbol covers
+     * (an overridden weak function's body, whose symbol the linker dropped) is read in the mode
+     * of the last such symbol before it. -1 by default: one mode, or no mapping symbols.
+     */
+    default int mappingSymbolMode(ElfTarget target, Symbol symbol) {
+        return -1;
+    }
 }

@@ -57,6 +57,8 @@ public final class ArmBackend implements ArchBackend {
                 .rel()
                 .functionsNeverBases()
                 .functionTableWord(R_ARM_ABS32_NOI)
+                // A PIE's table words each have one, the value in the word (REL), which prune moves along.
+                .slotRelocations(ArmRelocations.R_ARM_RELATIVE)
                 .build();
     }
 
@@ -96,6 +98,23 @@ public final class ArmBackend implements ArchBackend {
     @Override
     public int functionMode(ElfTarget target, Symbol symbol) {
         return symbol.isFunction() && (symbol.value() & 1) != 0 ? THUMB : ARM;
+    }
+
+    /**
+     * {@code $a} and {@code $t} (or {@code $a.name}, {@code $t.name}) start ARM and Thumb code
+     * (IHI 0044, "Mapping symbols"); the linker keeps them where it drops an overridden weak
+     * function's symbol, so its body is still read in its own instruction set.
+     */
+    @Override
+    public int mappingSymbolMode(ElfTarget target, Symbol symbol) {
+        if (!symbol.isLocal() || symbol.type() != Symbol.STT_NOTYPE) {
+            return -1;
+        }
+        String name = symbol.name();
+        if (name.equals("$a") || name.startsWith("$a.")) {
+            return ARM;
+        }
+        return name.equals("$t") || name.startsWith("$t.") ? THUMB : -1;
     }
 
     /**

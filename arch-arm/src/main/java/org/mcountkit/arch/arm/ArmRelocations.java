@@ -16,6 +16,8 @@ enum ArmRelocations implements RelocationType {
     R_ARM_REL32(3),
     /** {@code bl}/{@code blx} in Thumb code. */
     R_ARM_THM_CALL(10),
+    /** A PIE's pointer: the load address plus the word in place (REL). */
+    R_ARM_RELATIVE(23),
     R_ARM_BASE_PREL(25),
     R_ARM_GOT_BREL(26),
     /** {@code bl}/{@code blx} in ARM code. */

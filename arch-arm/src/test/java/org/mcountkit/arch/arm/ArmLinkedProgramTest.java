@@ -19,7 +19,6 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.PatchRoundTrip;
 import org.mcountkit.core.testkit.Samples;
@@ -147,17 +146,9 @@ class ArmLinkedProgramTest {
 
     private Path link(Build build, String name, String... more) {
         Path source = Samples.write(dir, "prog.c", ArmSources.PROGRAM);
-        Path hook = Samples.write(dir, "hook.s", "\t" + build.hookDirective + "\n" + ArmSources.HOOK);
         List<String> flags = new ArrayList<>(List.of("-pg", build.codeFlag));
         flags.addAll(build.endianFlags());
         Path object = Toolchain.ARM.compile(source, dir.resolve("prog.o"), flags.toArray(String[]::new));
-        Path out = dir.resolve(name);
-        List<String> command = new ArrayList<>(List.of(Toolchain.ARM.tool("gcc"), "-nostdlib", "-static", "-no-pie"));
-        command.addAll(build.endianFlags());
-        command.addAll(List.of(object.toString(), hook.toString()));
-        command.addAll(List.of(more));
-        command.addAll(List.of("-o", out.toString()));
-        Command.check(dir, command);
-        return out;
+        return ArmSources.link(build.hookDirective, build.endianFlags()).link(dir, name, List.of(object), more);
     }
 }

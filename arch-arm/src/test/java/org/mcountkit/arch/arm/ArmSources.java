@@ -1,6 +1,9 @@
 package org.mcountkit.arch.arm;
 
+import java.util.List;
 import org.mcountkit.core.testkit.KernelLikeSource;
+import org.mcountkit.core.testkit.NostdlibLink;
+import org.mcountkit.core.testkit.Toolchain;
 
 /** C sources the ARM tests compile. */
 final class ArmSources {
@@ -60,4 +63,9 @@ final class ArmSources {
             """;
 
     private ArmSources() {}
+
+    /** How the tests link {@link #HOOK}, in the instruction set {@code hookDirective} names, with their objects. */
+    static NostdlibLink link(String hookDirective, List<String> endianFlags) {
+        return new NostdlibLink(Toolchain.ARM, endianFlags, "\t" + hookDirective + "\n" + HOOK);
+    }
 }

@@ -24,13 +24,10 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.PatchRoundTrip;
-import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
 
 /**
  * {@code -pg} programs linked {@code -nostdlib} with a local {@code _mcount}, from the four MIPS
@@ -42,32 +39,6 @@ import org.mcountkit.core.testkit.Toolchain;
  */
 class MipsLinkedProgramTest {
 
-    /** A compiler with its kernel flags. */
-    enum Build {
-        MIPS(Toolchain.MIPS, true),
-        MIPSEL(Toolchain.MIPSEL, true),
-        MIPS64(Toolchain.MIPS64, false),
-        MIPS64EL(Toolchain.MIPS64EL, false);
-
-        final Toolchain toolchain;
-        final boolean o32;
-
-        Build(Toolchain toolchain, boolean o32) {
-            this.toolchain = toolchain;
-            this.o32 = o32;
-        }
-
-        List<String> flags() {
-            return o32
-                    ? List.of("-mabi=32", "-march=mips32r2", "-mno-abicalls", "-mmcount-ra-address")
-                    : List.of("-mabi=64", "-march=mips64r2", "-mno-abicalls");
-        }
-
-        int siteLength() {
-            return o32 ? 8 : 4;
-        }
-    }
-
     private static final int CALLS = 4;
 
     @TempDir
@@ -76,8 +47,8 @@ class MipsLinkedProgramTest {
     private final Mcountkit mcountkit = Mcountkit.withBackends(List.of(new MipsBackend()));
 
     @ParameterizedTest
-    @EnumSource(Build.class)
-    void tableVerifiesCleanAndPatchRoundTripsByteForByte(Build build) throws IOException {
+    @EnumSource(MipsBuild.class)
+    void tableVerifiesCleanAndPatchRoundTripsByteForByte(MipsBuild build) throws IOException {
         Path first = link(build, "prog.1");
         List<Long> calls = hookCalls(build, first);
         assertEquals(CALLS, calls.size(), "objdump: " + calls);
@@ -124,9 +95,9 @@ class MipsLinkedProgramTest {
     /** An image linked with {@code -q} keeps its R_MIPS_26 relocations: the sites come from them. */
     @ParameterizedTest
     @EnumSource(
-            value = Build.class,
+            value = MipsBuild.class,
             names = {"MIPS", "MIPS64EL"})
-    void anImageThatKeptItsRelocationsRoundTripsWithoutATable(Build build) throws IOException {
+    void anImageThatKeptItsRelocationsRoundTripsWithoutATable(MipsBuild build) throws IOException {
         Path prog = link(build, "prog.q", "-Wl,-q");
         List<Long> calls = hookCalls(build, prog);
 
@@ -153,9 +124,9 @@ class MipsLinkedProgramTest {
      */
     @ParameterizedTest
     @EnumSource(
-            value = Build.class,
+            value = MipsBuild.class,
             names = {"MIPS", "MIPSEL"})
-    void longCallSitesAreListedAndVerifiedButNotPatched(Build build) throws IOException {
+    void longCallSitesAreListedAndVerifiedButNotPatched(MipsBuild build) throws IOException {
         Path first = link(build, "long.1", "-mlong-calls");
         List<ObjdumpCode.Instruction> code =
                 MipsDisassembly.of(build.toolchain, first).instructions();
@@ -187,35 +158,22 @@ class MipsLinkedProgramTest {
     }
 
     /** The addresses of objdump's {@code jal _mcount}, in address order. */
-    private static List<Long> hookCalls(Build build, Path program) {
+    private static List<Long> hookCalls(MipsBuild build, Path program) {
         return MipsDisassembly.of(build.toolchain, program).instructions().stream()
                 .filter(i -> i.mnemonic().equals("jal") && i.operands().endsWith("<_mcount>"))
                 .map(ObjdumpCode.Instruction::offset)
                 .toList();
     }
 
-    private Path assemble(Build build, Table table) throws IOException {
+    private Path assemble(MipsBuild build, Table table) throws IOException {
         List<String> compiler = new ArrayList<>(List.of(build.toolchain.tool("gcc")));
         compiler.addAll(build.flags());
         return TableAssembly.assemble(dir, "table-asm", table, compiler);
     }
 
-    private Path link(Build build, String name, String... more) {
-        Path source = Samples.write(dir, "prog.c", MipsSources.PROGRAM);
-        Path hook = Samples.write(dir, "hook.s", MipsSources.hook(build.o32));
-        List<String> flags = new ArrayList<>(List.of("-pg"));
-        flags.addAll(build.flags());
-        if (List.of(more).contains("-mlong-calls")) {
-            flags.add("-mlong-calls");
-        }
-        Path object = build.toolchain.compile(source, dir.resolve("prog.o"), flags.toArray(String[]::new));
-        Path out = dir.resolve(name);
-        List<String> command = new ArrayList<>(List.of(build.toolchain.tool("gcc")));
-        command.addAll(build.flags());
-        command.addAll(List.of("-nostdlib", "-static", "-no-pie", object.toString(), hook.toString()));
-        command.addAll(List.of(more));
-        command.addAll(List.of("-o", out.toString()));
-        Command.check(dir, command);
-        return out;
+    private Path link(MipsBuild build, String name, String... more) {
+        List<String> longCalls = List.of(more).contains("-mlong-calls") ? List.of("-mlong-calls") : List.of();
+        Path object = build.compile(dir, "prog", MipsSources.PROGRAM, longCalls);
+        return build.link().link(dir, name, List.of(object), more);
     }
 }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,7 +31,6 @@ import org.mcountkit.core.testkit.PatchRoundTrip;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
 
 /**
  * {@code -pg} programs linked {@code -nostdlib} with a stub {@code _mcount}: {@code list} finds
@@ -44,24 +42,6 @@ import org.mcountkit.core.testkit.Toolchain;
  */
 class PowerpcLinkedProgramTest {
 
-    /** A compiler, its flags and the hook written for its ABI. */
-    enum Build {
-        PPC32(Toolchain.PPC, List.of(), PowerpcSources.HOOK_PPC),
-        PPC64_ELFV1(Toolchain.PPC64, List.of(), PowerpcSources.HOOK_ELFV1),
-        PPC64LE(Toolchain.PPC64LE, List.of(), PowerpcSources.HOOK_ELFV2),
-        PPC64LE_PROFILE_KERNEL(Toolchain.PPC64LE, List.of("-mprofile-kernel"), PowerpcSources.HOOK_ELFV2);
-
-        final Toolchain toolchain;
-        final List<String> flags;
-        final String hook;
-
-        Build(Toolchain toolchain, List<String> flags, String hook) {
-            this.toolchain = toolchain;
-            this.flags = flags;
-            this.hook = hook;
-        }
-    }
-
     /** One call in each function of {@link PowerpcSources#PROGRAM}. */
     private static final int CALLS = 4;
 
@@ -71,8 +51,8 @@ class PowerpcLinkedProgramTest {
     private final Mcountkit mcountkit = Mcountkit.withBackends(List.of(new PowerpcBackend()));
 
     @ParameterizedTest
-    @EnumSource(Build.class)
-    void tableVerifiesCleanAndPatchRoundTripsByteForByte(Build build) throws IOException {
+    @EnumSource(PowerpcBuild.class)
+    void tableVerifiesCleanAndPatchRoundTripsByteForByte(PowerpcBuild build) throws IOException {
         Path first = link(build, "prog.1");
         List<Long> calls = hookCalls(build, first);
         assertEquals(CALLS, calls.size(), "objdump: " + calls);
@@ -122,8 +102,8 @@ class PowerpcLinkedProgramTest {
      * without any table {@code --nop} then {@code --call} round-trips.
      */
     @ParameterizedTest
-    @EnumSource(Build.class)
-    void anImageThatKeptItsRelocationsRoundTripsWithoutATable(Build build) throws IOException {
+    @EnumSource(PowerpcBuild.class)
+    void anImageThatKeptItsRelocationsRoundTripsWithoutATable(PowerpcBuild build) throws IOException {
         Path prog = link(build, "prog.q", "-Wl,-q");
         List<Long> calls = hookCalls(build, prog);
 
@@ -146,13 +126,10 @@ class PowerpcLinkedProgramTest {
      */
     @ParameterizedTest
     @EnumSource(
-            value = Build.class,
+            value = PowerpcBuild.class,
             names = {"PPC64_ELFV1", "PPC64LE_PROFILE_KERNEL"})
-    void aPieVerifiesCleanThroughItsRelativeRelocations(Build build) throws IOException {
-        Path source = Samples.write(dir, "prog.c", PowerpcSources.PROGRAM);
-        List<String> flags = new ArrayList<>(List.of("-pg"));
-        flags.addAll(build.flags);
-        Path object = build.toolchain.compile(source, dir.resolve("prog.o"), flags.toArray(String[]::new));
+    void aPieVerifiesCleanThroughItsRelativeRelocations(PowerpcBuild build) throws IOException {
+        Path object = build.compile(dir, "prog", PowerpcSources.PROGRAM, List.of());
         new Recorder(new Backends(List.of(new PowerpcBackend()))).record(object, RecordOptions.DEFAULT);
         Path hook = Samples.write(dir, "hook.s", build.hook);
         Path pie = dir.resolve("prog.pie");
@@ -183,9 +160,9 @@ class PowerpcLinkedProgramTest {
      */
     @ParameterizedTest
     @EnumSource(
-            value = Build.class,
+            value = PowerpcBuild.class,
             names = {"PPC32", "PPC64LE_PROFILE_KERNEL"})
-    void aCallBeyondTheReachOfBlIsRefusedWithTheReason(Build build) throws IOException {
+    void aCallBeyondTheReachOfBlIsRefusedWithTheReason(PowerpcBuild build) throws IOException {
         Path far = Samples.write(dir, "far.s", """
                 	.section .far,"ax",@progbits
                 	.globl far_tracer
@@ -212,7 +189,7 @@ class PowerpcLinkedProgramTest {
     }
 
     /** The addresses of objdump's calls to the hook, in address order. */
-    private static List<Long> hookCalls(Build build, Path program) {
+    private static List<Long> hookCalls(PowerpcBuild build, Path program) {
         return PowerpcDisassembly.of(build.toolchain, program).instructions().stream()
                 .filter(i -> i.mnemonic().equals("bl")
                         && (i.operands().endsWith("<_mcount>") || i.operands().endsWith("<._mcount>")))
@@ -220,22 +197,12 @@ class PowerpcLinkedProgramTest {
                 .toList();
     }
 
-    private Path assemble(Build build, Table table) throws IOException {
+    private Path assemble(PowerpcBuild build, Table table) throws IOException {
         return TableAssembly.assemble(dir, "table-asm", table, List.of(build.toolchain.tool("gcc")));
     }
 
-    private Path link(Build build, String name, String... more) {
-        Path source = Samples.write(dir, "prog.c", PowerpcSources.PROGRAM);
-        Path hook = Samples.write(dir, "hook.s", build.hook);
-        List<String> flags = new ArrayList<>(List.of("-pg"));
-        flags.addAll(build.flags);
-        Path object = build.toolchain.compile(source, dir.resolve("prog.o"), flags.toArray(String[]::new));
-        Path out = dir.resolve(name);
-        List<String> command = new ArrayList<>(List.of(build.toolchain.tool("gcc"), "-nostdlib", "-static", "-no-pie"));
-        command.addAll(List.of(object.toString(), hook.toString()));
-        command.addAll(List.of(more));
-        command.addAll(List.of("-o", out.toString()));
-        Command.check(dir, command);
-        return out;
+    private Path link(PowerpcBuild build, String name, String... more) {
+        Path object = build.compile(dir, "prog", PowerpcSources.PROGRAM, List.of());
+        return build.link().link(dir, name, List.of(object), more);
     }
 }

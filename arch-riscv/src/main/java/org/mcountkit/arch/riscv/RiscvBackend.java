@@ -40,6 +40,8 @@ public final class RiscvBackend implements ArchBackend {
         R_RISCV_NONE(0),
         R_RISCV_32(1),
         R_RISCV_64(2),
+        /** A PIE's pointer: the load address plus the addend (ld leaves the word itself 0). */
+        R_RISCV_RELATIVE(3),
         R_RISCV_BRANCH(16),
         R_RISCV_JAL(17),
         R_RISCV_CALL(18),
@@ -86,12 +88,15 @@ public final class RiscvBackend implements ArchBackend {
     private static final Abi RV64 = Abi.builder("riscv64", ElfClass.ELF64)
             .hooks(HOOKS)
             .relocations(Relocations.TABLE, Relocations.R_RISCV_64)
+            // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
+            .slotRelocations(Relocations.R_RISCV_RELATIVE)
             .hookShouldBeWeak()
             .build();
 
     private static final Abi RV32 = Abi.builder("riscv32", ElfClass.ELF32)
             .hooks(HOOKS)
             .relocations(Relocations.TABLE, Relocations.R_RISCV_32)
+            .slotRelocations(Relocations.R_RISCV_RELATIVE)
             .hookShouldBeWeak()
             .build();
 

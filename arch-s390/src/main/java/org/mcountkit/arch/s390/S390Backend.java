@@ -51,6 +51,8 @@ public final class S390Backend implements ArchBackend {
     private static final Abi S390X = Abi.builder("s390x", ElfClass.ELF64)
             .hooks("_mcount", "__fentry__")
             .relocations(S390Relocations.TABLE, R_390_64)
+            // In a PIE each table word has one, its addend the value ld also writes in the word.
+            .slotRelocations(S390Relocations.R_390_RELATIVE)
             .keepsUntracedCalls()
             .build();
 

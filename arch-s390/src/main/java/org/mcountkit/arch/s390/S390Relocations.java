@@ -11,6 +11,8 @@ enum S390Relocations implements RelocationType {
     R_390_NONE(0),
     R_390_32(4),
     R_390_PC32(5),
+    /** A PIE's pointer: the load address plus the addend. */
+    R_390_RELATIVE(12),
     R_390_PC16DBL(17),
     /** A halfword-scaled 32-bit PC-relative field: {@code brasl}, {@code larl}, {@code brcl}. */
     R_390_PC32DBL(19),

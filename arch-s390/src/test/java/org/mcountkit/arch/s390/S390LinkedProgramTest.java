@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,10 +22,8 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.PatchRoundTrip;
-import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
@@ -160,13 +157,6 @@ class S390LinkedProgramTest {
 
     private Path link(S390Sources.Build build, String name, String... more) {
         Path object = S390Sources.compile(dir, "prog-" + build, S390Sources.PROGRAM, build);
-        Path hooks = Samples.write(dir, "hooks.s", S390Sources.HOOKS);
-        Path out = dir.resolve(name);
-        List<String> command = new ArrayList<>(List.of(Toolchain.S390X.tool("gcc"), "-nostdlib", "-static", "-no-pie"));
-        command.addAll(List.of(object.toString(), hooks.toString()));
-        command.addAll(List.of(more));
-        command.addAll(List.of("-o", out.toString()));
-        Command.check(dir, command);
-        return out;
+        return S390Sources.LINK.link(dir, name, List.of(object), more);
     }
 }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.mcountkit.core.testkit.KernelLikeSource;
+import org.mcountkit.core.testkit.NostdlibLink;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -75,6 +76,9 @@ final class S390Sources {
             	.size _start, .-_start
             	.section .note.GNU-stack,"",@progbits
             """;
+
+    /** How the tests link {@link #HOOKS} with their objects. */
+    static final NostdlibLink LINK = new NostdlibLink(Toolchain.S390X, List.of(), HOOKS);
 
     private S390Sources() {}
 

@@ -39,6 +39,8 @@ public final class ShBackend implements ArchBackend {
                 .hooks(HOOKS)
                 .relocations(ShRelocations.TABLE, R_SH_DIR32)
                 .addendsInPlace()
+                // In a PIE each table word has one, its addend the value ld also writes in the word.
+                .slotRelocations(ShRelocations.R_SH_RELATIVE)
                 .keepsUntracedCalls()
                 .build();
     }

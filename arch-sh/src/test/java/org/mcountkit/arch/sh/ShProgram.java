@@ -3,13 +3,13 @@ package org.mcountkit.arch.sh;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.NostdlibLink;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
@@ -21,6 +21,9 @@ import org.mcountkit.core.testkit.Toolchain;
  */
 final class ShProgram {
 
+    /** How the tests link {@link ShSources#HOOK} with their objects. */
+    static final NostdlibLink LINK = new NostdlibLink(Toolchain.SH4, List.of(), ShSources.HOOK);
+
     private ShProgram() {}
 
     /** The object of {@link ShSources#PROGRAM} in {@code dir}. */
@@ -31,15 +34,7 @@ final class ShProgram {
 
     /** {@code objects} linked with the hook and {@code _start} into {@code dir/name}. */
     static Path link(Path dir, String name, List<String> objects, String... flags) {
-        Path hook = Samples.write(dir, "hook.s", ShSources.HOOK);
-        Path out = dir.resolve(name);
-        List<String> command = new ArrayList<>(List.of(Toolchain.SH4.tool("gcc"), "-nostdlib", "-static", "-no-pie"));
-        command.addAll(objects);
-        command.add(hook.toString());
-        command.addAll(List.of(flags));
-        command.addAll(List.of("-o", out.toString()));
-        Command.check(dir, command);
-        return out;
+        return LINK.link(dir, name, objects.stream().map(Path::of).toList(), flags);
     }
 
     /** The addresses of the literal-pool words objdump shows a {@code -pg} sequence jumping through. */

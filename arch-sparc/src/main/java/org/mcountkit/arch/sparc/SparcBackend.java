@@ -32,6 +32,8 @@ public final class SparcBackend implements ArchBackend {
     private static final Abi SPARC64 = Abi.builder("sparc64", ElfClass.ELF64)
             .hooks("_mcount")
             .relocations(SparcRelocations.TABLE, R_SPARC_64)
+            // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
+            .slotRelocations(SparcRelocations.R_SPARC_RELATIVE)
             .keepsUntracedCalls()
             .build();
 

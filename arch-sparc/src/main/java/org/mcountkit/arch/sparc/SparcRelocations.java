@@ -20,6 +20,8 @@ enum SparcRelocations implements RelocationType {
     R_SPARC_LO10(12),
     /** {@code call} through the PLT, which a static link resolves as R_SPARC_WDISP30. */
     R_SPARC_WPLT30(18),
+    /** A PIE's pointer: the load address plus the addend (ld leaves the word itself 0). */
+    R_SPARC_RELATIVE(22),
     /** The absolute doubleword: the table word. */
     R_SPARC_64(32),
     R_SPARC_OLO10(33),

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,10 +17,8 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.PatchRoundTrip;
-import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableAssembly;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
@@ -114,14 +111,6 @@ class SparcLinkedProgramTest {
 
     private Path link(String name, String... more) {
         Path object = SparcSources.compile(dir, "prog", SparcSources.PROGRAM);
-        Path hook = Samples.write(dir, "hook.s", SparcSources.HOOK);
-        Path out = dir.resolve(name);
-        List<String> command =
-                new ArrayList<>(List.of(Toolchain.SPARC64.tool("gcc"), "-nostdlib", "-static", "-no-pie"));
-        command.addAll(List.of(object.toString(), hook.toString()));
-        command.addAll(List.of(more));
-        command.addAll(List.of("-o", out.toString()));
-        Command.check(dir, command);
-        return out;
+        return SparcSources.LINK.link(dir, name, List.of(object), more);
     }
 }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.mcountkit.core.testkit.KernelLikeSource;
+import org.mcountkit.core.testkit.NostdlibLink;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -54,6 +55,9 @@ final class SparcSources {
             	.size _start, .-_start
             	.section .note.GNU-stack,"",@progbits
             """;
+
+    /** How the tests link {@link #HOOK} with their objects. */
+    static final NostdlibLink LINK = new NostdlibLink(Toolchain.SPARC64, List.of(), HOOK);
 
     private SparcSources() {}
 

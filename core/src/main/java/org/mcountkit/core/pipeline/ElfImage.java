@@ -34,6 +34,7 @@ public final class ElfImage implements AutoCloseable {
     private final ArchBackend backend;
     private final Abi abi;
     private FunctionIndex functions;
+    private MappingSymbols mappingSymbols;
     private HookSymbols hooks;
     private Map<Integer, List<Section>> relocationSections;
     private RangeMap<Long, Section> codeByAddress;
@@ -116,11 +117,21 @@ public final class ElfImage implements AutoCloseable {
         return new Code(target(), file.bytes(section), section.address(), 0);
     }
 
-    /** The section's bytes as code, in the mode of the function covering {@code offset}. */
+    /**
+     * The section's bytes as code, in the mode of the function covering {@code offset}, or where
+     * none does, of the mapping symbol before it ({@link ArchBackend#mappingSymbolMode}).
+     */
     public Code codeAt(Section section, long offset) {
         Code code = code(section);
         Symbol function = functions().covering(section.index(), offset);
-        return function == null ? code : code.withMode(backend.functionMode(target(), function));
+        if (function != null) {
+            return code.withMode(backend.functionMode(target(), function));
+        }
+        if (mappingSymbols == null) {
+            mappingSymbols = MappingSymbols.of(this);
+        }
+        int mode = mappingSymbols.modeAt(section.index(), offset);
+        return mode < 0 ? code : code.withMode(mode);
     }
 
     /** The relocations of {@code relocationSection}, with {@code r_info} split the machine's way. */

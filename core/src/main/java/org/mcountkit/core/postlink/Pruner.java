@@ -269,11 +269,18 @@ public final class Pruner {
             sectionsById.putAll(sections);
         }
 
-        /** Only relocations that put an address in the word (or nothing) can be moved or retired. */
+        /**
+         * Only relocations that put an address in the word (or nothing) can be moved or retired:
+         * in a dynamic section the relative one; in one {@code -q} kept, the table word's type, or
+         * the type {@code table} names a function with (ARM's R_ARM_ABS32_NOI), which a table
+         * object linked {@code -q} keeps.
+         */
         private void check(TableWords.Table table, TableWords.Slot s) {
             Relocation r = s.relocation();
-            int expected = s.section().isAlloc() ? abi.relativeRelocation() : abi.tableRelocation();
-            if (s.position() < 0 || (r.type() != expected && r.type() != abi.noneRelocation())) {
+            List<Integer> expected = s.section().isAlloc()
+                    ? List.of(abi.relativeRelocation())
+                    : List.of(abi.tableRelocation(), abi.functionTableRelocation());
+            if (s.position() < 0 || (!expected.contains(r.type()) && r.type() != abi.noneRelocation())) {
                 throw new InputException(
                         Failure.UNUSABLE_SITES,
                         String.format(
@@ -285,7 +292,14 @@ public final class Pruner {
                                 r.offset(),
                                 table.name(),
                                 s.position() < 0 ? " between words" : "",
-                                expected < 0 ? "known" : abi.relocationName(expected)));
+                                expected.get(0) < 0
+                                        ? "known"
+                                        : String.join(
+                                                " or ",
+                                                expected.stream()
+                                                        .distinct()
+                                                        .map(abi::relocationName)
+                                                        .toList())));
             }
         }
 

@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.PruneResult;
@@ -80,11 +82,50 @@ public final class PruneOracle {
         List<long[]> functions = new ArrayList<>();
         for (String line : toolchain.run("nm", "-S", image.toString()).split("\n")) {
             String[] f = line.trim().split("\\s+");
-            if (f.length == 4 && (f[2].equals("t") || f[2].equals("T") || f[2].equals("W"))) {
+            if (f.length == 4 && isCode(f[2])) {
                 long start = Long.parseUnsignedLong(f[0], 16);
                 functions.add(new long[] {start, start + Long.parseUnsignedLong(f[1], 16)});
             }
         }
+        return outside(functions, entries);
+    }
+
+    /**
+     * As {@link #outsideFunctions}, for a 64-bit PowerPC ELFv1 image: there {@code nm -S} shows
+     * a C function only as its descriptor in {@code .opd} (type D), sized as its code, so no
+     * t/T/W symbol covers any C code; the code starts where binutils' synthetic dot-symbol
+     * ({@code nm --synthetic}: {@code .name}, unsized) says.
+     */
+    public static List<Long> outsideDescribedFunctions(Toolchain toolchain, Path image, List<Long> entries) {
+        List<long[]> functions = new ArrayList<>();
+        Map<String, Long> codeSizes = new HashMap<>();
+        Map<String, Long> codeStarts = new HashMap<>();
+        for (String line :
+                toolchain.run("nm", "-S", "--synthetic", image.toString()).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 4 && isCode(f[2])) {
+                long start = Long.parseUnsignedLong(f[0], 16);
+                functions.add(new long[] {start, start + Long.parseUnsignedLong(f[1], 16)});
+            } else if (f.length == 4 && (f[2].equals("D") || f[2].equals("d"))) {
+                codeSizes.put(f[3], Long.parseUnsignedLong(f[1], 16));
+            } else if (f.length == 3 && isCode(f[1]) && f[2].startsWith(".")) {
+                codeStarts.put(f[2].substring(1), Long.parseUnsignedLong(f[0], 16));
+            }
+        }
+        codeSizes.forEach((name, size) -> {
+            Long start = codeStarts.get(name);
+            if (start != null) {
+                functions.add(new long[] {start, start + size});
+            }
+        });
+        return outside(functions, entries);
+    }
+
+    private static boolean isCode(String nmType) {
+        return nmType.equals("t") || nmType.equals("T") || nmType.equals("W");
+    }
+
+    private static List<Long> outside(List<long[]> functions, List<Long> entries) {
         List<Long> outside = new ArrayList<>();
         for (long e : entries) {
             if (e != 0 && functions.stream().noneMatch(r -> e >= r[0] && e < r[1])) {
@@ -92,6 +133,23 @@ public final class PruneOracle {
             }
         }
         return outside;
+    }
+
+    /**
+     * The {@code __mcount_loc} table as the loader leaves it: each word, or where readelf shows a
+     * relative relocation with an explicit addend writing it, that addend (ld leaves the words of
+     * an arm64 {@code --no-apply-dynamic-relocs} or a sparc64 PIE 0).
+     */
+    public static List<Long> loadedValues(Toolchain toolchain, Path image) {
+        TableOracle.Range range = TableOracle.range(image, "__mcount_loc");
+        List<Long> values = new ArrayList<>(TableOracle.addresses(image, "__mcount_loc"));
+        long word = values.isEmpty() ? 1 : (range.end() - range.start()) / values.size();
+        for (RelocationLine r : relocationsInto(toolchain, image, range.start(), range.end())) {
+            if (r.type().endsWith("_RELATIVE") && r.last().matches("[0-9a-f]+")) {
+                values.set((int) ((r.offset() - range.start()) / word), Long.parseUnsignedLong(r.last(), 16));
+            }
+        }
+        return values;
     }
 
     /** {@code nm}'s address of {@code symbol}. */

@@ -26,6 +26,9 @@ public final class TableOracle {
         }
     }
 
+    /** The run-time addresses {@code [start, end)} a linked image's section occupies. */
+    public record Range(long start, long end) {}
+
     private TableOracle() {}
 
     /** Entries of every section named {@code table} of a relocatable object, in file order. */
@@ -84,6 +87,12 @@ public final class TableOracle {
         byte[] out = new byte[bytes.limit()];
         bytes.get(0, out);
         return out;
+    }
+
+    /** Where the section named {@code table} of a linked image lies. */
+    public static Range range(Path image, String table) {
+        Section s = new JelfElfFile(image).section(table).orElseThrow(() -> new AssertionError("no " + table));
+        return new Range(s.address(), s.address() + s.size());
     }
 
     /** The words of every section named {@code table} of a linked image: the addresses themselves. */

@@ -68,6 +68,11 @@ public enum Toolchain {
         return out;
     }
 
+    /** {@code source} written to {@code dir/NAME.c} and compiled as {@link #compile} does into {@code dir/NAME.o}. */
+    public Path compile(Path dir, String name, String source, List<String> flags) {
+        return compile(Samples.write(dir, name + ".c", source), dir.resolve(name + ".o"), flags.toArray(String[]::new));
+    }
+
     /** Runs this toolchain's {@code name} (readelf, objdump, ld, as, objcopy) and returns stdout. */
     public String run(String name, String... args) {
         List<String> command = Command.concat(List.of(tool(name)), args);

@@ -1,0 +1,45 @@
+package org.mcountkit.core.pipeline;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
+
+/**
+ * Where each instruction-set mode starts in each code section, by the symbols the backend calls
+ * mapping symbols ({@link ArchBackend#mappingSymbolMode}): the mode of code no function symbol
+ * covers. Empty on machines without them.
+ */
+final class MappingSymbols {
+
+    /** By section index: section offset to the mode from there on. */
+    private final Map<Integer, NavigableMap<Long, Integer>> starts;
+
+    private MappingSymbols(Map<Integer, NavigableMap<Long, Integer>> starts) {
+        this.starts = starts;
+    }
+
+    static MappingSymbols of(ElfImage image) {
+        Map<Integer, NavigableMap<Long, Integer>> starts = new HashMap<>();
+        int sections = image.file().sections().size();
+        for (Symbol s : image.file().symbols()) {
+            int mode = image.backend().mappingSymbolMode(image.target(), s);
+            if (mode < 0 || !s.isInSection() || s.sectionIndex() >= sections) {
+                continue;
+            }
+            Section section = image.section(s.sectionIndex());
+            starts.computeIfAbsent(s.sectionIndex(), k -> new TreeMap<>()).put(s.value() - section.address(), mode);
+        }
+        return new MappingSymbols(starts);
+    }
+
+    /** The mode of the last mapping symbol at or before {@code offset} of section {@code section}, or -1. */
+    int modeAt(int section, long offset) {
+        NavigableMap<Long, Integer> modes = starts.get(section);
+        Map.Entry<Long, Integer> last = modes == null ? null : modes.floorEntry(offset);
+        return last == null ? -1 : last.getValue();
+    }
+}
