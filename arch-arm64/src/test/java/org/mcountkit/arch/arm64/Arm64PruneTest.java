@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -139,5 +140,57 @@ class Arm64PruneTest {
         assertEquals(applyDynamicRelocs ? expected : Collections.nCopies(before.size(), 0L), wordsAfter);
         assertEquals("pick 3 zeros 1 sorted 1", run(image), "the loaded table keeps the zero");
         PruneOracle.assertPrunedAndStable(mcountkit, image, before.size());
+    }
+
+    /**
+     * arm64 kernels build with {@code -fpatchable-function-entry=2} where gcc has it, and their
+     * linker script puts gcc's {@code __patchable_function_entries} between
+     * {@code __start_mcount_loc} and {@code __stop_mcount_loc}: objcopy gives a linked program that
+     * layout. The dead weak body's entry (its two NOPs) is the one {@code nm -S} leaves uncovered,
+     * and prune zeroes it and sorts the rest.
+     */
+    @Test
+    void theCompilersPatchableEntryTableInAKernelStyleRangeIsPruned() throws IOException {
+        List<String> link = new ArrayList<>(List.of(T.tool("gcc"), "-no-pie"));
+        for (String name : List.of("weak", "strong")) {
+            String source = name.equals("weak") ? """
+                            __attribute__((weak, noinline)) int pick(int x) { return x + 100; }
+                            __attribute__((noinline)) int twice(int x) { return 2 * x; }
+                            int main(void) { return pick(1) + twice(2); }
+                            """ : PruneOracle.STRONG_PICK;
+            link.add(T.compile(
+                            Samples.write(dir, name + ".c", source),
+                            dir.resolve(name + ".o"),
+                            "-fpatchable-function-entry=2")
+                    .toString());
+        }
+        Path program = dir.resolve("prog");
+        link.addAll(List.of("-o", program.toString()));
+        Command.check(dir, link);
+        List<Long> entries = TableOracle.addresses(program, "__patchable_function_entries");
+        Path kernel = dir.resolve("vmlinux");
+        Command.check(
+                dir,
+                T.tool("objcopy"),
+                "--rename-section",
+                "__patchable_function_entries=.init.data",
+                "--add-symbol",
+                "__start_mcount_loc=.init.data:0,global",
+                "--add-symbol",
+                "__stop_mcount_loc=.init.data:" + 8 * entries.size() + ",global",
+                program.toString(),
+                kernel.toString());
+        List<Long> dead = PruneOracle.outsideFunctions(T, kernel, entries);
+
+        PruneResult result = mcountkit.prune(kernel, PruneOptions.DEFAULT);
+
+        assertEquals(1, dead.size(), "nm -S leaves the weak pick's NOPs uncovered: " + entries);
+        assertEquals(
+                dead,
+                result.zeroed().stream().map(Verification.Finding::address).toList());
+        List<Long> expected = new ArrayList<>(List.of(0L));
+        entries.stream().filter(a -> !dead.contains(a)).sorted().forEach(expected::add);
+        assertEquals(expected, TableOracle.addresses(kernel, ".init.data"), "zeros first, then the rest ascending");
+        PruneOracle.assertPrunedAndStable(mcountkit, kernel, entries.size());
     }
 }
