@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.elf.ElfFile;
 
 /**
  * Where each instruction-set mode starts in each code section, by the symbols the backend calls
@@ -22,10 +23,21 @@ final class MappingSymbols {
         this.starts = starts;
     }
 
+    /**
+     * Mapping symbols are local and untyped (ARM's IHI 0044, as every ABI that has them), so only
+     * those are named and shown to the backend: a {@code vmlinux.o} has a million others. Symbol
+     * 0 is the null symbol.
+     */
     static MappingSymbols of(ElfImage image) {
         Map<Integer, NavigableMap<Long, Integer>> starts = new HashMap<>();
-        int sections = image.file().sections().size();
-        for (Symbol s : image.file().symbols()) {
+        ElfFile file = image.file();
+        int sections = file.sections().size();
+        for (int i = 1; i < file.symbolCount(); i++) {
+            Symbol bare = file.symbolWithoutName(i);
+            if (!bare.isLocal() || bare.type() != Symbol.STT_NOTYPE) {
+                continue;
+            }
+            Symbol s = file.symbol(i);
             int mode = image.backend().mappingSymbolMode(image.target(), s);
             if (mode < 0 || !s.isInSection() || s.sectionIndex() >= sections) {
                 continue;
