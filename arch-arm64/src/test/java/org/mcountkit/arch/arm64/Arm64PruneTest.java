@@ -147,7 +147,8 @@ class Arm64PruneTest {
      * linker script puts gcc's {@code __patchable_function_entries} between
      * {@code __start_mcount_loc} and {@code __stop_mcount_loc}: objcopy gives a linked program that
      * layout. The dead weak body's entry (its two NOPs) is the one {@code nm -S} leaves uncovered,
-     * and prune zeroes it and sorts the rest.
+     * and prune zeroes it and sorts the rest, as 6.15's sorttable does for such kernels (whose
+     * ftrace checks an entry before adjusting it; README's recipe leaves older ones alone).
      */
     @Test
     void theCompilersPatchableEntryTableInAKernelStyleRangeIsPruned() throws IOException {
