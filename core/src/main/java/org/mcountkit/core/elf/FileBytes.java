@@ -100,20 +100,16 @@ public final class FileBytes implements Closeable {
     }
 
     /**
-     * Appends the bytes from {@code from} to {@code to} to {@code out} at its position. From an
-     * open file the kernel copies them ({@code transferTo}: neither the heap nor this process's
-     * mappings see them); a file that has meanwhile shrunk is reported, not copied short.
+     * Appends the bytes from {@code from} to {@code to} of the open file to {@code out} at its
+     * position: the kernel copies them ({@code transferTo}), so neither the heap nor this
+     * process's mappings see them; a file that has meanwhile shrunk is reported, not copied short.
+     * Bytes in memory go out through {@link #pieces} instead.
      *
      * @throws ChangedFileException when the file no longer holds those bytes
      */
     public void copyTo(long from, long to, FileChannel out) throws IOException {
         if (source == null) {
-            for (ByteBuffer piece : pieces(from, to)) {
-                while (piece.hasRemaining()) {
-                    out.write(piece);
-                }
-            }
-            return;
+            throw new IllegalStateException("bytes in memory have no file to copy from");
         }
         long at = from;
         while (at < to) {
