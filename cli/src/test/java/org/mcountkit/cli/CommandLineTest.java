@@ -179,12 +179,12 @@ class CommandLineTest {
     }
 
     /**
-     * Every field of README's JSON example, with the documented types and values, on an object
+     * Every field of the JSON example in docs/commands.md, with the documented types and values, on an object
      * (sites checked against gcc's own table) and on a linked image (which adds {@code address}).
      */
     @Test
     void listJsonHasExactlyTheFieldsReadmeDocuments() throws IOException {
-        JsonNode documented = new ObjectMapper().readTree(readmeJsonExample()).get(0);
+        JsonNode documented = new ObjectMapper().readTree(jsonSchemaExample()).get(0);
         Set<String> fileFields = fieldNames(documented);
         Set<String> siteFields = fieldNames(documented.get("sites").get(0));
         Set<String> diagnosticFields = fieldNames(documented.get("diagnostics").get(0));
@@ -195,13 +195,13 @@ class CommandLineTest {
         assertEquals(1, documented.get("schemaVersion").asInt());
         assertEquals(Set.of("section", "offset", "length", "function", "hook", "source"), siteFields);
         assertEquals(Set.of("severity", "section", "offset", "message"), diagnosticFields);
-        String readme = readme();
-        String explained = readme.substring(
-                readme.indexOf("```", readme.indexOf("```json")) + 3,
-                readme.indexOf("\n## ", readme.indexOf("```json")));
+        String guide = userGuide();
+        String explained = guide.substring(
+                guide.indexOf("```", guide.indexOf("```json")) + 3, guide.indexOf("\n## ", guide.indexOf("```json")));
         for (String field : List.of(
                 "schemaVersion", "offset", "length", "function", "hook", "address", "source", "severity", "section")) {
-            assertTrue(explained.contains("`" + field + "`"), "README explains `" + field + "`: " + explained);
+            assertTrue(
+                    explained.contains("`" + field + "`"), "docs/commands.md explains `" + field + "`: " + explained);
         }
         Path object = Toolchain.X86_64.compile(source, dir.resolve("j.o"), "-pg", "-mfentry");
         Path withTable = Toolchain.X86_64.compile(source, dir.resolve("gcc.o"), "-pg", "-mfentry", "-mrecord-mcount");
@@ -535,11 +535,21 @@ class CommandLineTest {
         }
     }
 
-    private static String readmeJsonExample() {
-        String readme = readme();
-        int heading = readme.indexOf("### JSON schema (`list --json`)");
-        int start = readme.indexOf("```json\n", heading) + "```json\n".length();
-        return readme.substring(start, readme.indexOf("```", start));
+    /** The user guide, where the JSON schema is documented. */
+    private static String userGuide() {
+        try {
+            return Files.readString(Samples.root().resolve("docs/commands.md"));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String jsonSchemaExample() {
+        String guide = userGuide();
+        int heading = guide.indexOf("## JSON schema (`list --format json`)");
+        assertTrue(heading >= 0, "docs/commands.md has the JSON schema");
+        int start = guide.indexOf("```json\n", heading) + "```json\n".length();
+        return guide.substring(start, guide.indexOf("```", start));
     }
 
     /** The line of README's command-line block that starts {@code bin/mcountkit WORD}. */

@@ -10,14 +10,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Runs every {@code console} block of README.md as a reader would from the repository root:
- * {@code $ mcountkit ARGS} through {@link Main}, {@code $ cp A B} as a copy. Paths under
- * {@code samples/} are the repository's; {@code /tmp/} is a fresh temporary folder. Each command's
- * output (stdout, then stderr, then {@code [exit N]} when not 0) must be what the README shows.
+ * Runs every {@code console} block of README.md and of the pages in docs/ as a reader would from
+ * the repository root: {@code $ mcountkit ARGS} through {@link Main}, {@code $ cp A B} as a copy.
+ * Paths under {@code samples/} are the repository's; {@code /tmp/} is a fresh temporary folder per
+ * page. Each command's output (stdout, then stderr, then {@code [exit N]} when not 0) must be what
+ * the page shows.
  */
 class ReadmeExamplesTest {
 
@@ -29,30 +34,51 @@ class ReadmeExamplesTest {
     /** One {@code $} line and the output the README shows under it. */
     record Example(String command, List<String> expected) {}
 
-    @Test
-    void everyConsoleBlockRunsAsWritten() throws IOException {
-        List<Example> examples = examples(Files.readAllLines(ROOT.resolve("README.md")));
+    @ParameterizedTest
+    @MethodSource("pages")
+    void everyConsoleBlockRunsAsWritten(String page) throws IOException {
+        List<Example> examples = examples(Files.readAllLines(ROOT.resolve(page)));
 
-        assertFalse(examples.isEmpty());
         for (Example example : examples) {
             assertEquals(
                     String.join("\n", example.expected()),
                     String.join("\n", run(example.command())),
-                    example.command());
+                    page + ": " + example.command());
         }
     }
 
-    /** The {@code java} block compiles, as written, against the library alone. */
+    /** README shows both kinds of example, and the user guide has its own. */
     @Test
-    void theJavaExampleCompiles() throws IOException {
-        List<String> readme = Files.readAllLines(ROOT.resolve("README.md"));
-        int start = readme.indexOf("```java");
-        int end = readme.subList(start, readme.size()).indexOf("```") + start;
+    void readmeAndTheUserGuideHaveExamples() throws IOException {
+        assertFalse(examples(Files.readAllLines(ROOT.resolve("README.md"))).isEmpty());
+        assertFalse(
+                examples(Files.readAllLines(ROOT.resolve("docs/commands.md"))).isEmpty());
+    }
+
+    /** The {@code java} block of README and of the library page compiles, as written, against the library alone. */
+    @ParameterizedTest
+    @ValueSource(strings = {"README.md", "docs/library.md"})
+    void theJavaExampleCompiles(String page) throws IOException {
+        List<String> lines = Files.readAllLines(ROOT.resolve(page));
+        int start = lines.indexOf("```java");
+        int end = lines.subList(start, lines.size()).indexOf("```") + start;
         Path source = tmp.resolve("ListSites.java");
-        Files.write(source, readme.subList(start + 1, end));
+        Files.write(source, lines.subList(start + 1, end));
         Javac.compile(System.getProperty("java.class.path"), tmp, source);
 
         assertTrue(Files.exists(tmp.resolve("ListSites.class")));
+    }
+
+    /** README.md and every Markdown page in docs/, as paths from the repository root. */
+    static Stream<String> pages() throws IOException {
+        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+            List<String> pages = new ArrayList<>(List.of("README.md"));
+            docs.map(p -> "docs/" + p.getFileName())
+                    .filter(p -> p.endsWith(".md"))
+                    .sorted()
+                    .forEach(pages::add);
+            return pages.stream();
+        }
     }
 
     private List<String> run(String command) throws IOException {
@@ -62,7 +88,7 @@ class ReadmeExamplesTest {
             Files.copy(Path.of(args[0]), Path.of(args[1]));
             return List.of();
         }
-        assertEquals("mcountkit", words[0], "README examples run mcountkit or cp only");
+        assertEquals("mcountkit", words[0], "examples run mcountkit or cp only");
         CliRun run = CliRun.of(args);
         List<String> lines = new ArrayList<>();
         (run.out() + run.err()).lines().map(this::toReadme).forEach(lines::add);
