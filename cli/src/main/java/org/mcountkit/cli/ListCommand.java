@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         description = {
             "List the call sites of each file without changing it; @FILE reads arguments from FILE.",
             "Text: FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE per site, then 0xADDRESS for linked images.",
-            "--format json and jsonl: the schema in README.md."
+            "--format json and jsonl: the schema in docs/commands.md."
         })
 final class ListCommand implements Callable<Integer> {
 

@@ -23,7 +23,7 @@ final class OutputStyle {
             paramLabel = "STYLE",
             description = "text (the default), json (one array, an object per file)"
                     + " or jsonl (JSON Lines: one object per file on its own line, as each file is done)."
-                    + " Both JSON forms have schema version 1 (README.md).")
+                    + " Both JSON forms have schema version 1 (docs/commands.md).")
     Style format;
 
     @Option(names = "--json", description = "The same as --format json.")

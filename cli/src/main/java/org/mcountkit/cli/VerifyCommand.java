@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
                     + " skips or NOPs. It is not bad unless --strict is given.",
             "Text: IMAGE: TABLE+0xENTRY 0xADDRESS FUNCTION: REASON: found BYTES, expected ... per bad entry,"
                     + " IMAGE: TABLE+0xENTRY 0xADDRESS ?: outside-function: REASON: found BYTES per entry outside"
-                    + " a function, then a summary line per image. --format json and jsonl: see README.md.",
+                    + " a function, then a summary line per image. --format json and jsonl: see docs/commands.md.",
             "Exit 0 when no entry is bad, 1 when any is bad (or, with --strict, outside a function) or an"
                     + " image cannot be read."
         })

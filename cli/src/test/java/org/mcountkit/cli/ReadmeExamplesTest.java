@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,6 +69,18 @@ class ReadmeExamplesTest {
         Javac.compile(System.getProperty("java.class.path"), tmp, source);
 
         assertTrue(Files.exists(tmp.resolve("ListSites.class")));
+    }
+
+    /** Where list's and verify's --help send a reader for the JSON schema, the schema is. */
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "verify"})
+    void helpNamesThePageWithTheJsonSchema(String command) throws IOException {
+        String help = CliRun.of(command, "--help").out().replaceAll("\\s+", " ");
+        Matcher page = Pattern.compile("json and jsonl: (?:the schema in |see )(\\S+\\.md)")
+                .matcher(help);
+
+        assertTrue(page.find(), help);
+        assertTrue(Files.readString(ROOT.resolve(page.group(1))).contains("\n## JSON schema"), page.group(1));
     }
 
     /** README.md and every Markdown page in docs/, as paths from the repository root. */
