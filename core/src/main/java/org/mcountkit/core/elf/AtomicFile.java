@@ -74,7 +74,9 @@ public final class AtomicFile {
         @SuppressWarnings("unchecked") // the unix view's permissions are a set of PosixFilePermission
         private static Existing resolved(Path real, Map<String, Object> attributes) throws IOException {
             FileIdentity identity = FileIdentity.of(attributes);
-            ContentSeal seal = identity.regularFile() && ContentSeal.needed(identity.changed()) ? seal(real) : null;
+            ContentSeal seal = identity.regularFile() && ContentSeal.needed(identity.size(), identity.changed())
+                    ? seal(real)
+                    : null;
             return new Existing(real, (Set<PosixFilePermission>) attributes.get("permissions"), identity, seal);
         }
 

@@ -29,9 +29,18 @@ public record ContentSeal(long crc) {
     /** Longer than any file system's timestamp granularity, with room for a clock step. */
     static final Duration RECENT = Duration.ofSeconds(2);
 
-    /** Whether a file last changed at {@code changed} may be rewritten unseen by its identity. */
-    static boolean needed(FileTime changed) {
-        return changed != null && changed.toInstant().isAfter(Instant.now().minus(RECENT));
+    /**
+     * Larger files are not sealed: rewriting this many bytes takes longer than a timestamp tick
+     * (at most 10 ms, at HZ=100) even at 10 GB/s, so the change time tells; and reading a
+     * multi-GiB {@code vmlinux.o} twice more would cost seconds.
+     */
+    static final long LIMIT = 256L << 20;
+
+    /** Whether a file of {@code size} bytes last changed at {@code changed} may be rewritten unseen by its identity. */
+    static boolean needed(long size, FileTime changed) {
+        return size <= LIMIT
+                && changed != null
+                && changed.toInstant().isAfter(Instant.now().minus(RECENT));
     }
 
     /** The seal of what {@code channel} holds from offset 0 to its end. */
