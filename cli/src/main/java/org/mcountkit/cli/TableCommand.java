@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.mcountkit.core.Failure;
 import org.mcountkit.core.FileInputException;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
@@ -102,9 +103,14 @@ final class TableCommand implements Callable<Integer> {
             System.out.flush();
         } else if (output != null && !toStandardOutput) {
             try {
-                mcountkit.writeTable(table, TableFormat.valueOf(format.name().toUpperCase(Locale.ROOT)), output);
+                reporter.diagnostics(
+                        output,
+                        mcountkit.writeTable(
+                                table, TableFormat.valueOf(format.name().toUpperCase(Locale.ROOT)), output));
             } catch (InputException e) {
-                reporter.failed(output, e.getMessage());
+                // Standard output is the way to a device or a pipe.
+                boolean special = e.failure() == Failure.NOT_A_FILE;
+                reporter.failed(output, e.getMessage() + (special ? " (-o - writes to standard output)" : ""));
                 return 1;
             }
         } else {

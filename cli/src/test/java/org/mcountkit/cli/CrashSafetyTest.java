@@ -95,9 +95,10 @@ class CrashSafetyTest {
             KILLS_MID_WRITE.incrementAndGet();
         }
 
-        // Running again finishes the job, whatever the kill left.
+        // Running again finishes the job, whatever the kill left, and removes the killed run's directory.
         assertEquals(0, finish(start(dir, "record", file.toString())));
         assertArrayEquals(recorded, Files.readAllBytes(file));
+        assertEquals(0, temporaryFiles(dir), "the next run removed the killed run's private directory");
     }
 
     /** A batch killed after its n-th temporary file: each object is untouched or complete. */
@@ -247,8 +248,8 @@ class CrashSafetyTest {
             assertTrue(related.size() <= 1, "at most one temporary file: " + related);
             for (String litter : related) {
                 assertTrue(
-                        litter.matches(
-                                "\\." + Pattern.quote(name) + "\\.[0-9a-f]+" + Pattern.quote(AtomicFile.TEMP_SUFFIX)),
+                        litter.matches("\\." + Pattern.quote(name) + "\\.[0-9]+\\.[0-9a-f]+"
+                                + Pattern.quote(AtomicFile.TEMP_SUFFIX)),
                         "documented name: " + litter);
             }
         }

@@ -2,23 +2,24 @@ package org.mcountkit.core;
 
 import java.io.IOException;
 import java.io.StringWriter;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.batch.BatchRunner;
-import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.output.TableObjectWriter;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.postlink.Patcher;
 import org.mcountkit.core.postlink.Pruner;
+import org.mcountkit.core.postlink.TableFile;
 import org.mcountkit.core.postlink.TableMaker;
 import org.mcountkit.core.postlink.Verifier;
 import org.slf4j.Logger;
@@ -155,11 +156,15 @@ public final class Mcountkit {
 
     /**
      * Writes {@code table} to {@code out} in {@code format}, atomically: {@code out} is replaced
-     * all at once or, on failure, left as it was.
+     * all at once or, on failure, left as it was. An output that is one of the table's inputs
+     * (through any link), a device or another special file, or a read-only file or directory is
+     * refused; a symlink at {@code out} is replaced by the new file, not followed, as {@code ld -o}
+     * does; a file that another process puts at {@code out} meanwhile is left as it is.
      *
-     * @throws InputException when {@code out} cannot be written
+     * @return what the write has to say (litter of other runs left beside {@code out}); usually none
+     * @throws InputException when {@code out} is not to be written or cannot be written
      */
-    public void writeTable(Table table, TableFormat format, Path out) {
+    public List<Diagnostic> writeTable(Table table, TableFormat format, Path out) {
         byte[] bytes;
         try {
             bytes = switch (format) {
@@ -167,15 +172,11 @@ public final class Mcountkit {
                 case ASM -> text(w -> new TableAsmWriter().write(table, w));
                 case JSON -> text(w -> new JsonReportWriter(true).write(table.inputs(), w));
             };
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            AtomicFile.create(out, channel -> {
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-            });
         } catch (IOException e) {
             throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
         }
+        List<Path> inputs = table.inputs().stream().map(FileReport::file).toList();
+        return new TableFile(RaceWindows.NONE).write(bytes, out, inputs);
     }
 
     /** Text a writer produces. */

@@ -19,6 +19,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -64,15 +65,15 @@ final class PrivateDirectory implements Closeable {
     }
 
     /**
-     * Makes {@code .NAME.HEX} + {@link AtomicFile#TEMP_SUFFIX} in {@code parentPath} (open as
-     * {@code parent}), so that a run killed before it is removed leaves recognisable litter.
+     * Makes {@code .NAME.PID.HEX} + {@link AtomicFile#TEMP_SUFFIX} in {@code parentPath} (open as
+     * {@code parent}), so that a run killed before it is removed leaves litter the next run can
+     * tell for a dead process's ({@link Litter}).
      */
     static PrivateDirectory beside(Path parentPath, SecureDirectoryStream<Path> parent, Path target)
             throws IOException {
         Path name;
         while (true) {
-            name = Path.of("." + target.getFileName() + "."
-                    + Long.toHexString(ThreadLocalRandom.current().nextLong()) + AtomicFile.TEMP_SUFFIX);
+            name = Path.of(Litter.name(target, ThreadLocalRandom.current().nextLong()));
             try {
                 // mkdir does not follow a symlink at the name; the mode keeps everyone else out.
                 Files.createDirectory(parentPath.resolve(name), OWNER_ONLY);
@@ -145,6 +146,16 @@ final class PrivateDirectory implements Closeable {
             channel.close();
             throw e;
         }
+    }
+
+    /** This directory's name in its parent. */
+    Path name() {
+        return name;
+    }
+
+    /** Who owns the directory: this process's user, as the file system records it. */
+    UserPrincipal owner() {
+        return attributes.owner();
     }
 
     /** Sets the mode of {@code file} in the directory, through the directory's handle. */

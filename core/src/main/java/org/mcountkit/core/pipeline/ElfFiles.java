@@ -59,6 +59,29 @@ public final class ElfFiles {
     }
 
     /**
+     * Resolves a file that is to be replaced ({@link AtomicFile.Existing#of}) and refuses it when
+     * it or its directory is read-only by its mode.
+     *
+     * @throws InputException naming the reason
+     */
+    public static AtomicFile.Existing resolveForReplacing(Path path) {
+        AtomicFile.Existing existing;
+        String readOnly;
+        try {
+            existing = AtomicFile.Existing.of(path);
+            readOnly = existing.readOnlyReason();
+        } catch (NoSuchFileException e) {
+            throw new InputException(Failure.NO_SUCH_FILE, "no such file");
+        } catch (IOException e) {
+            throw new InputException(Failure.UNREADABLE, "cannot resolve the path: " + IoReason.of(e), e);
+        }
+        if (readOnly != null) {
+            throw new InputException(Failure.UNWRITABLE, readOnly);
+        }
+        return existing;
+    }
+
+    /**
      * Reads a file that is to be replaced, as resolved when its mode was checked. It is opened for
      * reading and writing, which it must allow anyway: on Linux such an open of a FIFO returns at
      * once, where a read-only one waits for a writer, so a FIFO swapped in after the check is

@@ -19,6 +19,7 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfFile;
 
 /**
@@ -55,6 +56,21 @@ public final class ElfImage implements AutoCloseable {
      */
     public static ElfImage open(Path path, Backends backends) {
         ElfFile file = ElfFiles.open(path);
+        try {
+            return new ElfImage(file, backends.require(file.target()));
+        } catch (RuntimeException e) {
+            file.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Reads a file resolved to be replaced ({@link ElfFiles#openForReplacing}) and chooses its backend.
+     *
+     * @throws InputException naming the reason when it is not readable ELF of a machine a backend takes
+     */
+    public static ElfImage openForReplacing(AtomicFile.Existing existing, Backends backends, RaceWindows races) {
+        ElfFile file = ElfFiles.openForReplacing(existing, races);
         try {
             return new ElfImage(file, backends.require(file.target()));
         } catch (RuntimeException e) {

@@ -1,11 +1,7 @@
 package org.mcountkit.core.pipeline;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -70,7 +66,7 @@ public final class Recorder {
     }
 
     private FileReport recordFile(Path path, RecordOptions options) {
-        AtomicFile.Existing existing = requireWritable(path);
+        AtomicFile.Existing existing = ElfFiles.resolveForReplacing(path);
         try {
             return recordFile(path, existing, options);
         } catch (InternalError e) {
@@ -149,7 +145,11 @@ public final class Recorder {
             }
             try {
                 races.beforeReplace(existing.real());
-                AtomicFile.replace(existing, options.fsync(), out::writeTo);
+                String litter = AtomicFile.replace(existing, options.fsync(), out::writeTo)
+                        .note();
+                if (litter != null) {
+                    diagnostics.add(Diagnostic.of(Severity.WARNING, litter));
+                }
             } catch (ChangedFileException e) {
                 throw ElfFiles.changed(e.getMessage());
             } catch (IOException e) {
@@ -202,57 +202,5 @@ public final class Recorder {
             entries.add(new McountLocSections.Entry(symbol, file.target().is64() ? value : (int) value));
         }
         return entries;
-    }
-
-    /**
-     * Resolves the file and refuses it, or the directory the new file would be created in, when
-     * its mode says it must not be written. The mode is read rather than tried, so the refusal is
-     * the same for root, who could write anyway.
-     */
-    private static AtomicFile.Existing requireWritable(Path path) {
-        AtomicFile.Existing existing;
-        try {
-            existing = AtomicFile.Existing.of(path);
-        } catch (NoSuchFileException e) {
-            throw new InputException(Failure.NO_SUCH_FILE, "no such file");
-        } catch (IOException e) {
-            throw new InputException(Failure.UNREADABLE, "cannot resolve the path: " + IoReason.of(e), e);
-        }
-        if (!existing.identity().regularFile()) {
-            return existing; // refused as not a regular file when opened
-        }
-        Path directory = existing.real().getParent();
-        if (!existing.permissions().contains(PosixFilePermission.OWNER_WRITE)) {
-            throw new InputException(
-                    Failure.UNWRITABLE,
-                    "read-only file (mode " + PosixFilePermissions.toString(existing.permissions())
-                            + "): not rewritten");
-        }
-        if (directory != null && !ownerMayWrite(directory)) {
-            throw new InputException(
-                    Failure.UNWRITABLE,
-                    "read-only directory " + directory + " (mode " + mode(directory)
-                            + "): the file cannot be replaced there");
-        }
-        return existing;
-    }
-
-    private static boolean ownerMayWrite(Path path) {
-        try {
-            return Files.getPosixFilePermissions(path).contains(PosixFilePermission.OWNER_WRITE);
-        } catch (UnsupportedOperationException e) {
-            return Files.isWritable(path);
-        } catch (IOException e) {
-            throw new InputException(
-                    Failure.UNREADABLE, "cannot read permissions of " + path + ": " + IoReason.of(e), e);
-        }
-    }
-
-    private static String mode(Path path) {
-        try {
-            return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
-        } catch (UnsupportedOperationException | IOException e) {
-            return "unknown";
-        }
     }
 }

@@ -24,14 +24,17 @@ import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.elf.ChangedFileException;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
+import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.Millis;
+import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.RelocationRetirer;
 import org.mcountkit.core.pipeline.SiteState;
 import org.slf4j.Logger;
@@ -53,10 +56,17 @@ public final class Patcher {
 
     private final Backends backends;
     private final Logger log;
+    private final RaceWindows races;
 
-    public Patcher(Backends backends, Logger log) {
+    /** A patcher whose {@code races} act at the moments another process could change a file (tests). */
+    public Patcher(Backends backends, Logger log, RaceWindows races) {
         this.backends = backends;
         this.log = log;
+        this.races = races;
+    }
+
+    public Patcher(Backends backends, Logger log) {
+        this(backends, log, RaceWindows.NONE);
     }
 
     public Patcher(Backends backends) {
@@ -70,7 +80,8 @@ public final class Patcher {
      */
     public PatchResult patch(Path path, PatchOptions options) {
         long start = System.nanoTime();
-        try (ElfImage image = ElfImage.open(path, backends)) {
+        AtomicFile.Existing existing = ElfFiles.resolveForReplacing(path);
+        try (ElfImage image = ElfImage.openForReplacing(existing, backends, races)) {
             if (image.relocatable() && options.mode() == PatchMode.CALL) {
                 throw new InputException(
                         Failure.WRONG_FILE_TYPE,
@@ -79,7 +90,7 @@ public final class Patcher {
             List<CallSite> sites = options.tableOnly()
                     ? image.tableSites().sites()
                     : image.sites().listed();
-            PatchResult result = new Run(image, options).apply(sites);
+            PatchResult result = new Run(image, options, existing, races).apply(sites);
             if (log.isDebugEnabled()) {
                 log.debug(
                         "{}: {}; {} of {} site(s) patched to {}, {} already so, {} skipped, {} refused{}; {} ms",
@@ -100,6 +111,8 @@ public final class Patcher {
 
     /** The state of patching one file. */
     private static final class Run {
+        private final AtomicFile.Existing existing;
+        private final RaceWindows races;
         private final ElfImage image;
         private final ElfFile file;
         private final CodeReader reader;
@@ -123,7 +136,9 @@ public final class Patcher {
         private int unchanged;
         private int skipped;
 
-        Run(ElfImage image, PatchOptions options) {
+        Run(ElfImage image, PatchOptions options, AtomicFile.Existing existing, RaceWindows races) {
+            this.existing = existing;
+            this.races = races;
             this.image = image;
             this.file = image.file();
             this.reader = CodeReader.of(image);
@@ -165,7 +180,14 @@ public final class Patcher {
             if (patched > 0) {
                 try {
                     retirer.retire();
-                    AtomicFile.replace(file.path(), out::writeTo);
+                    races.beforeReplace(existing.real());
+                    String litter =
+                            AtomicFile.replace(existing, true, out::writeTo).note();
+                    if (litter != null) {
+                        diagnostics.add(Diagnostic.of(Severity.WARNING, litter));
+                    }
+                } catch (ChangedFileException e) {
+                    throw ElfFiles.changed(e.getMessage());
                 } catch (IOException e) {
                     throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
                 }

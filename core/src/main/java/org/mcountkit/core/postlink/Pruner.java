@@ -24,13 +24,16 @@ import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.PruneResult;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.elf.ChangedFileException;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.FileBytes;
 import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.Millis;
+import org.mcountkit.core.pipeline.RaceWindows;
 import org.slf4j.Logger;
 import org.slf4j.helpers.NOPLogger;
 
@@ -62,10 +65,17 @@ public final class Pruner {
 
     private final Backends backends;
     private final Logger log;
+    private final RaceWindows races;
 
-    public Pruner(Backends backends, Logger log) {
+    /** A pruner whose {@code races} act at the moments another process could change a file (tests). */
+    public Pruner(Backends backends, Logger log, RaceWindows races) {
         this.backends = backends;
         this.log = log;
+        this.races = races;
+    }
+
+    public Pruner(Backends backends, Logger log) {
+        this(backends, log, RaceWindows.NONE);
     }
 
     public Pruner(Backends backends) {
@@ -81,7 +91,11 @@ public final class Pruner {
      */
     public PruneResult prune(Path path, PruneOptions options) {
         long start = System.nanoTime();
-        try (ElfImage image = ElfImage.open(path, backends)) {
+        // A dry run only reads; a run that may write resolves the file once, refusing a read-only one.
+        AtomicFile.Existing existing = options.dryRun() ? null : ElfFiles.resolveForReplacing(path);
+        try (ElfImage image = existing == null
+                ? ElfImage.open(path, backends)
+                : ElfImage.openForReplacing(existing, backends, races)) {
             ElfFile file = image.file();
             if (image.relocatable()) {
                 throw new InputException(
@@ -116,7 +130,7 @@ public final class Pruner {
                 edit.table(table);
             }
             edit.relativeCounts();
-            PruneResult result = edit.finish(options.dryRun());
+            PruneResult result = edit.finish(existing, races);
             if (log.isDebugEnabled()) {
                 log.debug(
                         "{}: {}; {} entr(ies), {} zero before, {} zeroed, {} relocation(s) made NONE{}; {} ms",
@@ -361,7 +375,9 @@ public final class Pruner {
             }
         }
 
-        PruneResult finish(boolean dryRun) {
+        /** Writes the edits over {@code target}, unless it is null (a dry run). */
+        PruneResult finish(AtomicFile.Existing target, RaceWindows races) {
+            boolean dryRun = target == null;
             RelocationInfo info = abi.relocationInfo();
             for (Map.Entry<Integer, TreeMap<Integer, RelocationRecord>> group : records.entrySet()) {
                 Section rs = sectionsById.get(group.getKey());
@@ -390,7 +406,14 @@ public final class Pruner {
                 ElfAppender out = ElfAppender.inPlace(file, abi.relocationInfo());
                 patches.forEach(out::patch);
                 try {
-                    AtomicFile.replace(file.path(), out::writeTo);
+                    races.beforeReplace(target.real());
+                    String litter =
+                            AtomicFile.replace(target, true, out::writeTo).note();
+                    if (litter != null) {
+                        diagnostics.add(Diagnostic.of(Severity.WARNING, litter));
+                    }
+                } catch (ChangedFileException e) {
+                    throw ElfFiles.changed(e.getMessage());
                 } catch (IOException e) {
                     throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
                 }

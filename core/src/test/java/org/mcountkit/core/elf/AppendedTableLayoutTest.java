@@ -101,7 +101,7 @@ class AppendedTableLayoutTest {
         ElfAppender out =
                 new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
         McountLocSections.append(file, out, entries, build.rela(), build.tableRelocation);
-        AtomicFile.replace(object, out::writeTo);
+        AtomicFile.replace(AtomicFile.Existing.of(object), true, out::writeTo);
         return expected;
     }
 

@@ -44,7 +44,7 @@ class ElfAppenderInPlaceTest {
                 ElfAppender.inPlace(file, RelocationInfo.standard(file.target().elfClass()));
         out.patch(text.offset() + 4, nops);
         out.retypeRelocation(relocations, 1, 0);
-        AtomicFile.replace(object, out::writeTo);
+        AtomicFile.replace(AtomicFile.Existing.of(object), true, out::writeTo);
 
         byte[] after = Files.readAllBytes(object);
         assertEquals(before.length, after.length);
@@ -79,7 +79,7 @@ class ElfAppenderInPlaceTest {
                 ElfAppender.inPlace(file, RelocationInfo.standard(file.target().elfClass()));
         long code = file.section(1).offset();
         out.patch(code, new byte[] {(byte) 0x90});
-        AtomicFile.replace(object, out::writeTo);
+        AtomicFile.replace(AtomicFile.Existing.of(object), true, out::writeTo);
 
         byte[] expected = before.clone();
         expected[(int) code] = (byte) 0x90;

@@ -279,7 +279,7 @@ class ExtendedNumberingTest {
         ElfAppender out =
                 new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
         McountLocSections.append(file, out, entries, true, R_X86_64_64);
-        AtomicFile.replace(object, out::writeTo);
+        AtomicFile.replace(AtomicFile.Existing.of(object), true, out::writeTo);
         return targets;
     }
 

@@ -1,0 +1,358 @@
+package org.mcountkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.mcountkit.core.Failure;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.PatchMode;
+import org.mcountkit.core.PatchOptions;
+import org.mcountkit.core.PruneOptions;
+import org.mcountkit.core.RecordOptions;
+import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.pipeline.RaceWindows;
+import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.postlink.Patcher;
+import org.mcountkit.core.postlink.Pruner;
+import org.mcountkit.core.postlink.TableFile;
+import org.slf4j.helpers.NOPLogger;
+
+/**
+ * The four writers ({@code record}, {@code patch}, {@code prune}, {@code table -o}) replace a file
+ * the one way: resolved once, refused when read-only (by mode, so also for root), never an input
+ * of the run ({@code table -o X X}), never through a symlink planted at a new output, and left
+ * alone when another process swapped, rewrote or {@code cp -p}'d another file onto it while the
+ * run read it (made deterministic through {@link RaceWindows}, acting just before the rename).
+ * The next run on a file removes the private directory a killed run left there.
+ */
+class WriteSafetyTest {
+
+    @TempDir
+    static Path built;
+
+    @TempDir
+    Path dir;
+
+    /** An x86_64 object compiled with -pg -mfentry, not recorded. */
+    static byte[] object;
+
+    /** A linked program of recorded objects with a dead weak entry: something to patch and to prune. */
+    static byte[] image;
+
+    @BeforeAll
+    static void build() throws IOException {
+        Machine m = Machine.X86_64;
+        Path weak = m.compile(built, "weak", VerifyCommandTest.WEAK);
+        Path strong = m.compile(built, "strong", VerifyCommandTest.STRONG);
+        object = Files.readAllBytes(weak);
+        assertEquals(0, CliRun.of("record", weak.toString(), strong.toString()).exitCode());
+        image = Files.readAllBytes(m.linkRecorded(built, "image", weak, strong, m.hookObject(built)));
+    }
+
+    /** The writers, each run in process with hooks at the moment between its read and its rename. */
+    enum Writer {
+        RECORD {
+            @Override
+            byte[] input() {
+                return object;
+            }
+
+            @Override
+            void run(Path file, RaceWindows races) {
+                new Recorder(Backends.load(), NOPLogger.NOP_LOGGER, races).record(file, RecordOptions.DEFAULT);
+            }
+        },
+        PATCH {
+            @Override
+            void run(Path file, RaceWindows races) {
+                new Patcher(Backends.load(), NOPLogger.NOP_LOGGER, races)
+                        .patch(file, new PatchOptions(PatchMode.NOP, false, null));
+            }
+        },
+        PRUNE {
+            @Override
+            void run(Path file, RaceWindows races) {
+                new Pruner(Backends.load(), NOPLogger.NOP_LOGGER, races).prune(file, PruneOptions.DEFAULT);
+            }
+        },
+        /** {@code table -o FILE} onto an existing FILE, which holds an object to begin with. */
+        TABLE {
+            @Override
+            byte[] input() {
+                return object;
+            }
+
+            @Override
+            void run(Path file, RaceWindows races) throws IOException {
+                Path input = Files.write(file.resolveSibling("input.o"), object);
+                new TableFile(races).write("a table".getBytes(StandardCharsets.US_ASCII), file, List.of(input));
+            }
+        };
+
+        byte[] input() {
+            return image;
+        }
+
+        abstract void run(Path file, RaceWindows races) throws IOException;
+    }
+
+    /** How another process puts a newer file of the same size in place. */
+    enum Swap {
+        /** Another file renamed over it. */
+        MOVED,
+        /** Rewritten in place, as an editor or a build step does: a later modification time. */
+        REWRITTEN,
+        /** {@code cp -p}: the same inode, size and modification time, other bytes. */
+        COPIED_KEEPING_TIMES;
+
+        void apply(Path file, byte[] newer) throws IOException {
+            FileTime modified = Files.getLastModifiedTime(file);
+            switch (this) {
+                case MOVED ->
+                    Files.move(
+                            Files.write(file.resolveSibling("newer"), newer),
+                            file,
+                            StandardCopyOption.REPLACE_EXISTING,
+                            StandardCopyOption.ATOMIC_MOVE);
+                case REWRITTEN -> {
+                    Files.write(file, newer);
+                    Files.setLastModifiedTime(file, FileTime.fromMillis(modified.toMillis() + 1000));
+                }
+                case COPIED_KEEPING_TIMES -> {
+                    Files.write(file, newer);
+                    Files.setLastModifiedTime(file, modified);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Writer.class)
+    void aNewerFileSwappedInBeforeTheRenameIsLeftAsItIs(Writer writer) throws IOException {
+        for (Swap swap : Swap.values()) {
+            Path file = Files.write(dir.resolve("file"), writer.input());
+            byte[] newer = newer(writer.input());
+            InputException e = assertThrows(
+                    InputException.class,
+                    () -> writer.run(file, new RaceWindows() {
+                        @Override
+                        public void beforeReplace(Path path) throws IOException {
+                            swap.apply(path, newer);
+                        }
+                    }));
+            assertEquals(Failure.CHANGED_WHILE_READ, e.failure(), swap + ": " + e.getMessage());
+            assertTrue(e.getMessage().endsWith("): left as it is now"), e.getMessage());
+            assertArrayEquals(newer, Files.readAllBytes(file), swap + ": the newer file stays");
+            assertEquals(List.of(), litter(), swap.toString());
+        }
+    }
+
+    /** The same runs with hooks that change nothing write the file: the test's own control. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Writer.class)
+    void anUntouchedFileIsWritten(Writer writer) throws IOException {
+        Path file = Files.write(dir.resolve("file"), writer.input());
+        writer.run(file, RaceWindows.NONE);
+        assertFalse(Arrays.equals(writer.input(), Files.readAllBytes(file)));
+        assertEquals(List.of(), litter());
+    }
+
+    @Test
+    void tableOntoItsOwnInputIsRefusedThroughAnyLink() throws IOException {
+        Path input = Files.write(dir.resolve("j.o"), object);
+        Path link = Files.createSymbolicLink(dir.resolve("s.o"), input.getFileName());
+        Path hard = Files.createLink(dir.resolve("h.o"), input);
+        for (Path out : List.of(input, link, hard)) {
+            CliRun run = CliRun.of("table", "-o", out.toString(), input.toString());
+            assertEquals(1, run.exitCode(), run.err());
+            assertEquals(
+                    "mcountkit: " + out + ": is also an input (" + input
+                            + "): the table would replace it, so nothing is written\n",
+                    run.err());
+            assertArrayEquals(object, Files.readAllBytes(input));
+        }
+        assertTrue(Files.isSymbolicLink(link));
+    }
+
+    @Test
+    void readOnlyFilesAreRefusedByEveryWriter() throws IOException {
+        for (String command : List.of("record", "patch", "prune", "table")) {
+            byte[] bytes = command.equals("record") || command.equals("table") ? object : image;
+            Path file = Files.write(dir.resolve(command + ".o"), bytes);
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
+            Path input = Files.write(dir.resolve("input.o"), object);
+            CliRun run = command.equals("table")
+                    ? CliRun.of("table", "-o", file.toString(), input.toString())
+                    : CliRun.of(command, command.equals("patch") ? "--nop" : "-q", file.toString());
+            assertEquals(1, run.exitCode(), command + ": " + run.err());
+            assertEquals("mcountkit: " + file + ": read-only file (mode r--r--r--): not rewritten\n", run.err());
+            assertArrayEquals(bytes, Files.readAllBytes(file), command);
+        }
+    }
+
+    /** Mode 0555, which root could write anyway: refused by its mode, as record refuses it. */
+    @Test
+    void readOnlyDirectoriesAreRefusedByEveryWriter() throws IOException {
+        Path locked = Files.createDirectory(dir.resolve("locked"));
+        Path input = Files.write(dir.resolve("input.o"), object);
+        Path obj = Files.write(locked.resolve("obj.o"), object);
+        Path prog = Files.write(locked.resolve("prog"), image);
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
+        try {
+            for (List<String> args : List.of(
+                    List.of("record", obj.toString()),
+                    List.of("patch", "--nop", prog.toString()),
+                    List.of("prune", prog.toString()),
+                    List.of("table", "-o", locked.resolve("new.o").toString(), input.toString()))) {
+                CliRun run = CliRun.of(args.toArray(String[]::new));
+                assertEquals(1, run.exitCode(), args + ": " + run.err());
+                assertEquals(
+                        "mcountkit: " + args.get(args.size() - (args.get(0).equals("table") ? 2 : 1))
+                                + ": read-only directory " + locked
+                                + " (mode r-xr-xr-x): the file cannot be replaced there\n",
+                        run.err(),
+                        args.toString());
+            }
+            assertArrayEquals(object, Files.readAllBytes(obj));
+            assertArrayEquals(image, Files.readAllBytes(prog));
+            try (Stream<Path> list = Files.list(locked)) {
+                assertEquals(2, list.count(), "nothing new in the directory");
+            }
+        } finally {
+            Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+    }
+
+    /**
+     * A symlink another user planted at a new output's name (to a file of the victim's, or to
+     * nowhere) is replaced by the table, as {@code ld -o} replaces it; its target is not written.
+     */
+    @Test
+    void aSymlinkAtTheOutputIsReplacedNotFollowed() throws IOException {
+        Path input = Files.write(dir.resolve("j.o"), object);
+        Path victim = Files.writeString(dir.resolve("victim"), "root's secret\n");
+        Files.setPosixFilePermissions(victim, PosixFilePermissions.fromString("rw-------"));
+        Path planted = Files.createSymbolicLink(dir.resolve("out.o"), victim);
+        Path dangling = Files.createSymbolicLink(dir.resolve("out2.o"), dir.resolve("created-by-follower"));
+        for (Path out : List.of(planted, dangling)) {
+            CliRun run = CliRun.of("table", "-o", out.toString(), input.toString());
+            assertEquals(0, run.exitCode(), run.err());
+            assertTrue(Files.isRegularFile(out, LinkOption.NOFOLLOW_LINKS), "the link was replaced");
+        }
+        assertEquals("root's secret\n", Files.readString(victim));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(victim)));
+        assertFalse(Files.exists(dir.resolve("created-by-follower")));
+    }
+
+    @Test
+    void aDeviceAsOutputGetsAClearLine() throws IOException {
+        Path input = Files.write(dir.resolve("j.o"), object);
+        CliRun run = CliRun.of("table", "-o", "/dev/null", input.toString());
+        assertEquals(1, run.exitCode());
+        assertEquals(
+                "mcountkit: /dev/null: it is a character device, not a regular file"
+                        + " (-o - writes to standard output)\n",
+                run.err());
+        Path directory = Files.createDirectory(dir.resolve("d"));
+        run = CliRun.of("table", "-o", directory.toString(), input.toString());
+        assertEquals(1, run.exitCode());
+        assertEquals(
+                "mcountkit: " + directory
+                        + ": it is a directory, not a regular file (-o - writes to standard output)\n",
+                run.err());
+    }
+
+    /**
+     * A run killed with its private directory made leaves it beside the file; the next run of any
+     * writer on that file removes it (a dead process's, of this user, mode 0700), and names in one
+     * line one it cannot prove to be a dead run's (here, one without a process id).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Writer.class)
+    void theNextRunRemovesAKilledRunsLitter(Writer writer) throws Exception {
+        Path file = Files.write(dir.resolve("file"), writer.input());
+        long dead = deadProcessId();
+        Path litter = Files.createDirectory(
+                dir.resolve(".file." + dead + ".1f2e3d" + AtomicFile.TEMP_SUFFIX),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.write(litter.resolve("file"), new byte[4096]);
+        Path older = Files.createDirectory(
+                dir.resolve(".file.4a5b6c" + AtomicFile.TEMP_SUFFIX),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path live = Files.createDirectory(
+                dir.resolve(".file." + ProcessHandle.current().pid() + ".77" + AtomicFile.TEMP_SUFFIX),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+
+        writer.run(file, RaceWindows.NONE);
+
+        assertFalse(Files.exists(litter), "the dead run's directory is removed");
+        assertTrue(Files.isDirectory(older), "one without a process id is left (and named)");
+        assertTrue(Files.isDirectory(live), "a live run's is left alone");
+        Files.delete(live);
+
+        String command = writer.name().toLowerCase(Locale.ROOT);
+        List<String> args = switch (writer) {
+            case RECORD -> List.of(command, Files.write(file, object).toString());
+            case PATCH -> List.of(command, "--nop", Files.write(file, image).toString());
+            case PRUNE -> List.of(command, Files.write(file, image).toString());
+            case TABLE ->
+                List.of(command, "-o", file.toString(), dir.resolve("input.o").toString());
+        };
+        CliRun run = CliRun.of(args.toArray(String[]::new));
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(
+                "mcountkit: " + file + ": warning: left beside it: " + older.getFileName()
+                        + " (a temporary directory not provably a dead run's of this user: remove it if no run"
+                        + " is at work)\n",
+                run.err());
+    }
+
+    /** The id of a process that has ended: a run killed there. */
+    private static long deadProcessId() throws Exception {
+        Process exited = new ProcessBuilder("true").start();
+        exited.waitFor();
+        return exited.pid();
+    }
+
+    /** The same bytes with one letter of the compiler's .comment changed: a valid ELF file as long. */
+    private static byte[] newer(byte[] original) {
+        byte[] bytes = original.clone();
+        byte[] marker = "GCC: (".getBytes(StandardCharsets.US_ASCII);
+        for (int i = 0; i + marker.length < bytes.length; i++) {
+            if (Arrays.equals(bytes, i, i + marker.length, marker, 0, marker.length)) {
+                bytes[i + marker.length] ^= 0x20;
+                return bytes;
+            }
+        }
+        throw new AssertionError("no .comment");
+    }
+
+    private List<String> litter() throws IOException {
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(AtomicFile.TEMP_SUFFIX))
+                    .toList();
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package org.mcountkit.core.elf;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The private directories a killed run left beside a file ({@code .NAME.PID.HEX.mcountkit-tmp},
+ * see {@link PrivateDirectory}), found by the next run that replaces the same file. One is
+ * removed when it is provably a dead run's of this user: its name carries the process id of the
+ * run that made it and no such process is alive, and it is a directory of this user that no one
+ * else may write. A live process's directory is another run at work, left alone and not
+ * mentioned; anything else named so (another user's, or one from before the process id was in
+ * the name) is left and named, so that it is reported in one line.
+ */
+final class Litter {
+
+    private static final Set<PosixFilePermission> OTHERS = EnumSet.of(
+            PosixFilePermission.GROUP_WRITE,
+            PosixFilePermission.GROUP_EXECUTE,
+            PosixFilePermission.OTHERS_WRITE,
+            PosixFilePermission.OTHERS_EXECUTE);
+
+    private Litter() {}
+
+    /** The name a run of this process gives its private directory for {@code target}. */
+    static String name(Path target, long random) {
+        return "." + target.getFileName() + "." + ProcessHandle.current().pid() + "." + Long.toHexString(random)
+                + AtomicFile.TEMP_SUFFIX;
+    }
+
+    /**
+     * Removes the dead runs' directories for {@code target} among {@code entries} (the parent's
+     * listing, open as {@code parent}) other than {@code own}, owned by {@code owner}.
+     *
+     * @return the names of those that look like litter but are not provably a dead run's
+     */
+    static List<Path> sweep(
+            Path parentPath,
+            SecureDirectoryStream<Path> parent,
+            Iterable<Path> entries,
+            Path target,
+            Path own,
+            UserPrincipal owner) {
+        Pattern pattern = Pattern.compile(Pattern.quote("." + target.getFileName() + ".") + "(?:([0-9]+)\\.)?[0-9a-f]+"
+                + Pattern.quote(AtomicFile.TEMP_SUFFIX));
+        List<Path> left = new ArrayList<>();
+        for (Path entry : entries) {
+            Path name = entry.getFileName();
+            Matcher m = pattern.matcher(name.toString());
+            if (name.equals(own) || !m.matches()) {
+                continue;
+            }
+            if (m.group(1) != null
+                    && ProcessHandle.of(Long.parseLong(m.group(1))).isPresent()) {
+                continue; // a run at work
+            }
+            if (m.group(1) == null || !removeIfOurs(parentPath, parent, name, owner)) {
+                left.add(name);
+            }
+        }
+        return left;
+    }
+
+    /** Empties and removes {@code name} if it is this user's private directory; false if it is not or stays. */
+    private static boolean removeIfOurs(
+            Path parentPath, SecureDirectoryStream<Path> parent, Path name, UserPrincipal owner) {
+        try (SecureDirectoryStream<Path> directory = open(parentPath.resolve(name))) {
+            PosixFileAttributes attributes =
+                    directory.getFileAttributeView(PosixFileAttributeView.class).readAttributes();
+            Object there = parent.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    .readAttributes()
+                    .fileKey();
+            if (!attributes.isDirectory()
+                    || !attributes.fileKey().equals(there)
+                    || !attributes.owner().equals(owner)
+                    || attributes.permissions().stream().anyMatch(OTHERS::contains)) {
+                return false;
+            }
+            for (Path file : directory) {
+                // Through the handle just checked: a directory someone renamed in at the name since is not touched.
+                directory.deleteFile(file.getFileName());
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        try {
+            parent.deleteDirectory(name);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @SuppressWarnings("StreamResourceLeak") // closed by the caller's try
+    private static SecureDirectoryStream<Path> open(Path path) throws IOException {
+        // opendir: O_DIRECTORY and O_NONBLOCK, so a FIFO planted at the name fails instead of
+        // blocking; a symlink is followed, and then refused as not the entry the handle sees.
+        DirectoryStream<Path> stream = Files.newDirectoryStream(path);
+        if (stream instanceof SecureDirectoryStream<Path> secure) {
+            return secure;
+        }
+        stream.close();
+        throw new IOException("no directory handles");
+    }
+}
