@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,42 @@ class ArchiveInputsTest {
         assertEquals(0, thinList.exitCode(), thinList.err());
         assertEquals(
                 objects.out().replace(a + ":", thin + "(a.o):").replace(b + ":", thin + "(sub/b.o):"), thinList.out());
+    }
+
+    /**
+     * Kbuild's own command ({@code cmd_ar_builtin}: {@code ar cDPrST}), a directory's built-in.a
+     * put into its parent's: binutils stores the members of the inner thin archive, by their paths.
+     */
+    @Test
+    void listReadsKbuildsNestedThinBuiltInArchives() throws IOException {
+        Files.createDirectories(dir.resolve("kernel"));
+        Files.copy(a, dir.resolve("kernel/a.o"));
+        archive("kernel/built-in.a", "cDPrST", "kernel/a.o");
+        archive("sub/built-in.a", "cDPrST", "sub/b.o");
+        Path builtIn = archive("built-in.a", "cDPrST", "kernel/built-in.a", "sub/built-in.a");
+        CliRun objects = CliRun.of("list", a.toString(), b.toString());
+
+        CliRun list = CliRun.of("list", builtIn.toString());
+
+        assertEquals(0, list.exitCode(), list.err());
+        assertEquals(
+                objects.out().replace(a + ":", builtIn + "(kernel/a.o):").replace(b + ":", builtIn + "(sub/b.o):"),
+                list.out());
+    }
+
+    @Test
+    void aDamagedArchiveIsOneLineNamingIt() throws IOException {
+        Path lib = archive("lib.a", "rcs", "a.o", "sub/b.o");
+        Path cut = dir.resolve("cut.a");
+        Files.write(cut, Arrays.copyOf(Files.readAllBytes(lib), 8 + 30));
+
+        CliRun list = CliRun.of("list", cut.toString());
+
+        assertEquals(1, list.exitCode());
+        assertEquals(
+                List.of("mcountkit: " + cut
+                        + ": damaged ar archive: member header at offset 8 is cut off by the end of the file"),
+                list.err().lines().toList());
     }
 
     @Test

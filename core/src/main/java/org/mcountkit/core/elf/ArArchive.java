@@ -27,6 +27,8 @@ public final class ArArchive {
     private static final byte[] ARCH = "!<arch>\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] THIN = "!<thin>\n".getBytes(StandardCharsets.US_ASCII);
     private static final int HEADER = 60;
+    /** Longer names than this (BSD's {@code #1/N}) are not names but damage. */
+    private static final int NAME_LIMIT = 1 << 16;
 
     /**
      * One member: its name, and where its data lies in the archive ({@code offset} -1 in a thin
@@ -84,11 +86,12 @@ public final class ArArchive {
                 long start = data;
                 long bytes = length;
                 if (rawName.startsWith("#1/")) {
-                    int nameLength = (int) number(rawName.substring(3), at);
-                    if (nameLength > length) {
-                        throw damaged("member name at offset " + at + " is longer than the member");
+                    long nameLength = number(rawName.substring(3), at);
+                    if (nameLength > length || nameLength > size - data || nameLength > NAME_LIMIT) {
+                        throw damaged("member name at offset " + at + " is longer than the member or the file");
                     }
-                    name = text(read(channel, data, nameLength), 0, nameLength).replaceAll("\0+$", "");
+                    int n = (int) nameLength;
+                    name = text(read(channel, data, n), 0, n).replaceAll("\0+$", "");
                     start += nameLength;
                     bytes -= nameLength;
                 } else if (rawName.startsWith("/")) {
