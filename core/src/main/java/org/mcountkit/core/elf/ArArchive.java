@@ -19,7 +19,9 @@ import org.mcountkit.core.InputException;
  * {@code /SYM64/} are symbol tables. A thin archive ({@code !<thin>\n}, Kbuild's
  * {@code built-in.a}) has the same headers, but only the symbol and name tables have their data
  * there: each member is the file its name gives, relative to the archive's directory. Only the
- * headers are read, with positioned reads: a member is a byte range, never copied.
+ * headers are read, with positioned reads (mapping the archive instead made each member's open
+ * keep the whole archive's pages resident until collected: 1.2 GB for 2,000 members of a 2.9 MB
+ * archive); a member is a byte range, never copied.
  */
 public final class ArArchive {
 
@@ -34,17 +36,18 @@ public final class ArArchive {
      * One member: its name, and where its data lies in the archive ({@code offset} -1 in a thin
      * archive, whose members are files of their own).
      */
-    public record Member(String name, long offset, long size) {
-        public boolean external() {
-            return offset < 0;
-        }
-    }
+    public record Member(String name, long offset, long size) {}
 
     private ArArchive() {}
 
     /** True when {@code channel}'s file starts as an archive or a thin archive does. */
     public static boolean isArchive(FileChannel channel) throws IOException {
         return magic(channel) != null;
+    }
+
+    /** True when {@code channel}'s file is a thin archive, whose members are files named relative to it. */
+    public static boolean isThin(FileChannel channel) throws IOException {
+        return Boolean.TRUE.equals(magic(channel));
     }
 
     /**

@@ -76,10 +76,12 @@ public final class ElfFiles {
      */
     private static ElfFile openMember(Path name, ArchiveMembers.Name member, RaceWindows races) throws IOException {
         try (FileChannel archive = openChecked(member.archive(), races)) {
-            ArArchive.Member found = ArchiveMembers.find(ArArchive.members(archive), member);
-            if (found.external()) {
-                return read(name, openChecked(member.archive().resolveSibling(found.name()), races));
+            if (ArArchive.isThin(archive)) {
+                // The name is the file's path from the archive: opened without reading the archive
+                // again, so reading all members of a thin archive stays linear.
+                return read(name, openChecked(member.archive().resolveSibling(member.member()), races));
             }
+            ArArchive.Member found = ArchiveMembers.find(ArArchive.members(archive), member);
             return MappedElfFile.readRange(name, archive, found.offset(), found.size());
         }
     }
