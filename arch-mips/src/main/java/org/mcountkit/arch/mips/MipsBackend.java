@@ -4,6 +4,8 @@ import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_26;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_32;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_64;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_CALL16;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_CALL_HI16;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_CALL_LO16;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_HI16;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_HIGHER;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_HIGHEST;
@@ -43,7 +45,10 @@ import org.mcountkit.api.Relocation;
  * {@code jal} or NOPs over one word, two on o32) would leave o32's {@code addiu sp, sp, -8}, which
  * gcc puts before the load here and not in the delay slot, and on n64 a {@code jalr t9} that calls
  * the function itself (ld may turn the {@code jalr t9} into {@code bal _mcount}, the load stays); so
- * {@code verify} calls such a site bad and {@code patch} leaves the file unchanged.
+ * {@code verify} calls such a site bad and {@code patch} leaves the file unchanged. With -mxgot
+ * the slot's address is built first ({@code lui t9} under R_MIPS_CALL_HI16, {@code addu t9, t9,
+ * gp}, {@code lw t9, 0(t9)} under R_MIPS_CALL_LO16): the site is the {@code lui}, where the C tool
+ * records the {@code lui} and the {@code lw}, two entries for one call.
  */
 public final class MipsBackend implements ArchBackend {
 
@@ -151,9 +156,19 @@ public final class MipsBackend implements ArchBackend {
             }
             return Recognition.site(at, length);
         }
-        if (R_MIPS_JALR.is(type)
-                && MipsInstructions.isJalr(word, MipsInstructions.T9)
-                && gotLoadBefore(ref.code(), (int) at, order)) {
+        // -mxgot: lui t9, %call_hi; addu t9, t9, gp; lw t9, %call_lo(t9); jalr t9. The C tool
+        // records both halves (8 bytes apart), two entries for one call; the call starts at the lui.
+        if (R_MIPS_CALL_HI16.is(type) && MipsInstructions.isLui(word, MipsInstructions.T9)) {
+            if (jalrAfter(ref.code(), (int) at, order, MipsInstructions.T9) < 0) {
+                return Recognition.rejected(
+                        "not a call: " + name + " starts loading the hook's GOT slot into t9, but no jalr t9 follows");
+            }
+            return Recognition.site(at, length);
+        }
+        boolean finishesLoad = R_MIPS_CALL_LO16.is(type) && MipsInstructions.isGotLoad(word, MipsInstructions.T9);
+        boolean callsLoaded = R_MIPS_JALR.is(type) && MipsInstructions.isJalr(word, MipsInstructions.T9);
+        if ((finishesLoad && jalrAfter(ref.code(), (int) at, order, MipsInstructions.T9) >= 0)
+                || (callsLoaded && gotLoadBefore(ref.code(), (int) at, order))) {
             return Recognition.partOfSite();
         }
         boolean restOfLoad = R_MIPS_LO16.is(type) || R_MIPS_HIGHER.is(type) || R_MIPS_HI16.is(type);

@@ -89,10 +89,13 @@ final class MipsInstructions {
         return (op == OP_ADDIU || op == OP_DADDIU) && rs(word) == register && rt(word) == register;
     }
 
-    /** {@code lw r, imm(gp)} or {@code ld r, imm(gp)}: a PIC load of a GOT slot. */
+    /**
+     * {@code lw/ld r, imm(gp)}, or with -mxgot {@code lw/ld r, imm(r)}: a PIC load of a GOT slot
+     * into {@code register}.
+     */
     static boolean isGotLoad(int word, int register) {
         int op = opcode(word);
-        return (op == OP_LW || op == OP_LD) && rs(word) == GP && rt(word) == register;
+        return (op == OP_LW || op == OP_LD) && (rs(word) == GP || rs(word) == register) && rt(word) == register;
     }
 
     /** {@code jalr ra, r}. */
