@@ -88,7 +88,7 @@ final class TableCommand implements Callable<Integer> {
         Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
         Table table;
         try {
-            table = mcountkit.table(inputs, new TableOptions(sort, jobs.jobs));
+            table = mcountkit.table(Mcountkit.withArchiveMembers(inputs), new TableOptions(sort, jobs.jobs));
         } catch (FileInputException e) {
             reporter.failed(e.file(), e.getMessage());
             return 1;

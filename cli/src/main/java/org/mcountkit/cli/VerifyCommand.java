@@ -69,7 +69,7 @@ final class VerifyCommand implements Callable<Integer> {
         Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
         List<Verification> results = new ArrayList<>();
         int bad = 0;
-        for (Path image : images) {
+        for (Path image : Mcountkit.withArchiveMembers(images)) {
             Verification v;
             try {
                 v = mcountkit.verify(image);

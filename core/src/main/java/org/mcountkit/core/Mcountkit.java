@@ -12,6 +12,7 @@ import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.output.TableObjectWriter;
+import org.mcountkit.core.pipeline.ArchiveMembers;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.Lister;
@@ -104,6 +105,15 @@ public final class Mcountkit {
     /** Every machine variant the backends in use list, in discovery order. */
     public List<Machine> machines() {
         return backends.machines();
+    }
+
+    /**
+     * {@code files}, each {@code ar} archive among them (a thin one too) replaced by its members,
+     * named as nm and readelf name them, {@code lib.a(x.o)}: {@link #list}, {@link #verify} and
+     * {@link #table} read such a name as that member, in place. {@link #record} refuses an archive.
+     */
+    public static List<Path> withArchiveMembers(List<Path> files) {
+        return ArchiveMembers.expand(files);
     }
 
     /**

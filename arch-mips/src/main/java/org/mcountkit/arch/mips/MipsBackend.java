@@ -3,9 +3,13 @@ package org.mcountkit.arch.mips;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_26;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_32;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_64;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_CALL16;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_CALL_HI16;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_CALL_LO16;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_HI16;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_HIGHER;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_HIGHEST;
+import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_JALR;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_LO16;
 
 import java.nio.ByteBuffer;
@@ -32,6 +36,19 @@ import org.mcountkit.api.Relocation;
  * {@code jal}, or the first {@code lui} of the load: recordmcount.c records a hook relocation
  * unless it lies exactly 4 bytes after the previous one (MIPS_is_fake_mcount), and
  * recordmcount.pl matches R_MIPS_26 and R_MIPS_HI16.
+ *
+ * <p>PIC code (gcc's default {@code -mabicalls}, never the kernel's, which builds with
+ * {@code -mno-abicalls}) calls through the GOT: {@code lw t9, %call16(_mcount)(gp)} (n64:
+ * {@code ld}), then {@code jalr t9} with R_MIPS_JALR, the next word. recordmcount.c records the
+ * load and drops the R_MIPS_JALR 4 bytes later, so the site is the load. It is recorded, as the C
+ * tool does, but {@link #decode} does not call it a call: the kernel's rewrite of a site (a
+ * {@code jal} or NOPs over one word, two on o32) would leave o32's {@code addiu sp, sp, -8}, which
+ * gcc puts before the load here and not in the delay slot, and on n64 a {@code jalr t9} that calls
+ * the function itself (ld may turn the {@code jalr t9} into {@code bal _mcount}, the load stays); so
+ * {@code verify} calls such a site bad and {@code patch} leaves the file unchanged. With -mxgot
+ * the slot's address is built first ({@code lui t9} under R_MIPS_CALL_HI16, {@code addu t9, t9,
+ * gp}, {@code lw t9, 0(t9)} under R_MIPS_CALL_LO16): the site is the {@code lui}, where the C tool
+ * records the {@code lui} and the {@code lw}, two entries for one call.
  */
 public final class MipsBackend implements ArchBackend {
 
@@ -126,11 +143,33 @@ public final class MipsBackend implements ArchBackend {
         }
         boolean startsLoad = R_MIPS_HI16.is(type) || R_MIPS_HIGHEST.is(type);
         if (startsLoad && MipsInstructions.isLui(word, MipsInstructions.V1)) {
-            if (jalrV1After(ref.code(), (int) at, order) < 0) {
+            if (jalrAfter(ref.code(), (int) at, order, MipsInstructions.V1) < 0) {
                 return Recognition.rejected(
                         "not a call: " + name + " loads the hook's address into v1, but no jalr v1 follows");
             }
             return Recognition.site(at, length);
+        }
+        if (R_MIPS_CALL16.is(type) && MipsInstructions.isGotLoad(word, MipsInstructions.T9)) {
+            if (jalrAfter(ref.code(), (int) at, order, MipsInstructions.T9) < 0) {
+                return Recognition.rejected(
+                        "not a call: " + name + " loads the hook's GOT slot into t9, but no jalr t9 follows");
+            }
+            return Recognition.site(at, length);
+        }
+        // -mxgot: lui t9, %call_hi; addu t9, t9, gp; lw t9, %call_lo(t9); jalr t9. The C tool
+        // records both halves (8 bytes apart), two entries for one call; the call starts at the lui.
+        if (R_MIPS_CALL_HI16.is(type) && MipsInstructions.isLui(word, MipsInstructions.T9)) {
+            if (jalrAfter(ref.code(), (int) at, order, MipsInstructions.T9) < 0) {
+                return Recognition.rejected(
+                        "not a call: " + name + " starts loading the hook's GOT slot into t9, but no jalr t9 follows");
+            }
+            return Recognition.site(at, length);
+        }
+        boolean finishesLoad = R_MIPS_CALL_LO16.is(type) && MipsInstructions.isGotLoad(word, MipsInstructions.T9);
+        boolean callsLoaded = R_MIPS_JALR.is(type) && MipsInstructions.isJalr(word, MipsInstructions.T9);
+        if ((finishesLoad && jalrAfter(ref.code(), (int) at, order, MipsInstructions.T9) >= 0)
+                || (callsLoaded && gotLoadBefore(ref.code(), (int) at, order))) {
+            return Recognition.partOfSite();
         }
         boolean restOfLoad = R_MIPS_LO16.is(type) || R_MIPS_HIGHER.is(type) || R_MIPS_HI16.is(type);
         if (restOfLoad && insideLoad(ref.code(), (int) at, order)) {
@@ -169,14 +208,28 @@ public final class MipsBackend implements ArchBackend {
                 || MipsInstructions.isAddImmediate(word, MipsInstructions.AT);
     }
 
-    /** The offset of the {@code jalr v1} that calls what a load at {@code offset} put in v1, or -1. */
-    private static int jalrV1After(ByteBuffer code, int offset, ByteOrder order) {
+    /**
+     * True when a {@code lw/ld t9, imm(gp)} at most {@link #LONG_CALL_WINDOW} words before the
+     * {@code jalr t9} at {@code offset} loads what it calls: its R_MIPS_CALL16 made the site.
+     */
+    private static boolean gotLoadBefore(ByteBuffer code, int offset, ByteOrder order) {
+        for (int i = 1; i <= LONG_CALL_WINDOW && offset - i * MipsInstructions.WORD >= 0; i++) {
+            int before = MipsInstructions.word(code, offset - i * MipsInstructions.WORD, order);
+            if (MipsInstructions.isGotLoad(before, MipsInstructions.T9)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The offset of the {@code jalr register} that calls what a load at {@code offset} put there, or -1. */
+    private static int jalrAfter(ByteBuffer code, int offset, ByteOrder order, int register) {
         for (int i = 1; i <= LONG_CALL_WINDOW; i++) {
             int at = offset + i * MipsInstructions.WORD;
             if (at + MipsInstructions.WORD > code.limit()) {
                 return -1;
             }
-            if (MipsInstructions.isJalr(MipsInstructions.word(code, at, order), MipsInstructions.V1)) {
+            if (MipsInstructions.isJalr(MipsInstructions.word(code, at, order), register)) {
                 return at;
             }
         }
@@ -212,8 +265,9 @@ public final class MipsBackend implements ArchBackend {
         }
         if (MipsInstructions.isLui(word, MipsInstructions.V1) && code.has(offset, 2 * MipsInstructions.WORD)) {
             int add = MipsInstructions.word(bytes, offset + MipsInstructions.WORD, order);
-            int jalr =
-                    MipsInstructions.isAddImmediate(add, MipsInstructions.V1) ? jalrV1After(bytes, offset, order) : -1;
+            int jalr = MipsInstructions.isAddImmediate(add, MipsInstructions.V1)
+                    ? jalrAfter(bytes, offset, order, MipsInstructions.V1)
+                    : -1;
             if (jalr >= 0 && code.has(jalr, 2 * MipsInstructions.WORD)) {
                 int length = jalr + 2 * MipsInstructions.WORD - offset;
                 return new Instruction.Call(length, MipsInstructions.hiLo(word, add));

@@ -22,11 +22,17 @@ final class MipsInstructions {
     static final int V1 = 3;
     /** Register at ($1): n64's six-instruction load builds the low half of the address in it. */
     static final int AT = 1;
+    /** Register t9 ($25): PIC code calls through it, as the ABI has a callee find its gp from it. */
+    static final int T9 = 25;
+    /** Register gp ($28): the global pointer PIC code reads GOT slots through. */
+    static final int GP = 28;
 
     private static final int OP_J = 2;
     private static final int OP_JAL = 3;
     private static final int OP_ADDIU = 9;
     private static final int OP_LUI = 15;
+    private static final int OP_LW = 35;
+    private static final int OP_LD = 55;
     private static final int OP_DADDIU = 25;
     /** {@code jalr ra, rs} (SPECIAL, funct 9, rd = ra). */
     private static final int JALR_RA_MASK = 0xfc1fffff;
@@ -81,6 +87,15 @@ final class MipsInstructions {
     static boolean isAddImmediate(int word, int register) {
         int op = opcode(word);
         return (op == OP_ADDIU || op == OP_DADDIU) && rs(word) == register && rt(word) == register;
+    }
+
+    /**
+     * {@code lw/ld r, imm(gp)}, or with -mxgot {@code lw/ld r, imm(r)}: a PIC load of a GOT slot
+     * into {@code register}.
+     */
+    static boolean isGotLoad(int word, int register) {
+        int op = opcode(word);
+        return (op == OP_LW || op == OP_LD) && (rs(word) == GP || rs(word) == register) && rt(word) == register;
     }
 
     /** {@code jalr ra, r}. */

@@ -33,6 +33,10 @@ enum MipsRelocations implements RelocationType {
     R_MIPS_HIGHER(28),
     /** Bits 48..63 ({@code %highest}): the {@code lui} that starts n64's six-instruction load. */
     R_MIPS_HIGHEST(29),
+    /** {@code %call_hi(sym)}: with -mxgot, the {@code lui t9} that starts a call through a GOT slot. */
+    R_MIPS_CALL_HI16(30),
+    /** {@code %call_lo(sym)}: the {@code lw t9, 0(t9)} that finishes loading the slot. */
+    R_MIPS_CALL_LO16(31),
     R_MIPS_JALR(37);
 
     static final RelocationTypes TABLE = RelocationTypes.of(MipsRelocations.class);

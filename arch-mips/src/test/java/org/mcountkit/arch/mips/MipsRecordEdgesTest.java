@@ -37,6 +37,44 @@ class MipsRecordEdgesTest {
     private final Recorder recorder = new Recorder(new Backends(List.of(new MipsBackend())));
 
     /**
+     * PIC with -mxgot calls the hook through a GOT slot whose address takes two instructions:
+     * {@code lui t9} (R_MIPS_CALL_HI16), {@code addu t9, t9, gp}, {@code lw t9, 0(t9)}
+     * (R_MIPS_CALL_LO16), {@code jalr t9} (R_MIPS_JALR). The C tool records the {@code lui} and the
+     * {@code lw}, 8 bytes apart: two entries for one call. mcountkit records the {@code lui}, once.
+     */
+    @Test
+    void anXgotCallIsOneSiteWhereTheCToolRecordsTwo() throws IOException {
+        Path object = Toolchain.MIPS.compile(
+                Samples.write(dir, "k.c", MipsSources.KERNEL_LIKE), dir.resolve("k.o"), "-pg", "-fPIE", "-mxgot");
+        MipsDisassembly code = MipsDisassembly.of(Toolchain.MIPS, object);
+        List<String> starts = code.relocated("R_MIPS_CALL_HI16", "_mcount").stream()
+                .map(ObjdumpCode.Instruction::place)
+                .filter(p -> !p.startsWith(".noinstr.text+") && !p.startsWith(".entry.text+"))
+                .toList();
+        List<String> halves = code.relocated("R_MIPS_CALL_LO16", "_mcount").stream()
+                .map(ObjdumpCode.Instruction::place)
+                .filter(p -> !p.startsWith(".noinstr.text+") && !p.startsWith(".entry.text+"))
+                .toList();
+        assertTrue(starts.size() > 3, code.instructions().toString());
+        Path reference = Files.copy(object, dir.resolve("reference.o"));
+        ReferenceRecordMcount.run(dir, reference.toString()).requireSuccess(List.of("recordmcount"));
+
+        FileReport report = recorder.record(object, RecordOptions.DEFAULT);
+
+        List<String> theirs = entries(reference);
+        assertEquals(starts.size() + halves.size(), theirs.size(), theirs.toString());
+        assertTrue(theirs.containsAll(starts) && theirs.containsAll(halves), theirs.toString());
+        assertEquals(starts, entries(object));
+        // The one warning is the source's hook_pointer, the hook's address in data.
+        assertEquals(
+                List.of("reference to _mcount not recorded: not a call: R_MIPS_32 in .data.rel, which is not code"),
+                report.diagnostics().stream()
+                        .filter(d -> d.severity() == Severity.WARNING)
+                        .map(Diagnostic::message)
+                        .toList());
+    }
+
+    /**
      * {@code return (void *) _mcount;} loads the address with {@code lui v0}/{@code addiu v0}:
      * the C tool records both (8 bytes apart, with the {@code jr ra} between), mcountkit neither.
      */

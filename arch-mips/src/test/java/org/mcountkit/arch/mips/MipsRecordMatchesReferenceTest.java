@@ -30,7 +30,8 @@ import org.mcountkit.core.testkit.Toolchain;
  * little-endian), with the kernel's flags, -mlong-calls (modules) and -ffunction-sections, writes
  * exactly the bytes of Debian's C recordmcount: REL R_MIPS_32 or RELA R_MIPS_64 (n64's own
  * {@code r_info}) against section symbols, calls in untraced sections left alone. The sites are
- * the {@code jal _mcount} under R_MIPS_26 and the first {@code lui} of each -mlong-calls load.
+ * the {@code jal _mcount} under R_MIPS_26 and the first {@code lui} of each -mlong-calls load, and
+ * in Debian's default PIC objects the {@code lw/ld t9} of the hook's GOT slot before {@code jalr t9}.
  */
 class MipsRecordMatchesReferenceTest {
 
@@ -52,6 +53,11 @@ class MipsRecordMatchesReferenceTest {
         // n64 without -msym32: the hook's address is loaded with six instructions (HIGHEST first).
         builds.add(Arguments.of(Toolchain.MIPS64, List.of("-mabi=64", "-mno-abicalls", "-mlong-calls")));
         builds.add(Arguments.of(Toolchain.MIPS64EL, List.of("-mabi=64", "-mno-abicalls", "-mlong-calls")));
+        // Debian's default, PIC (-mabicalls, PIE): the hook is called through its GOT slot,
+        // lw/ld t9 under R_MIPS_CALL16, then jalr t9 under R_MIPS_JALR; the C tool records the load.
+        for (Toolchain t : List.of(Toolchain.MIPS, Toolchain.MIPSEL, Toolchain.MIPS64, Toolchain.MIPS64EL)) {
+            builds.add(Arguments.of(t, List.of("-fPIE")));
+        }
         // o32 without -mmcount-ra-address, as kernels built by gcc older than 4.5.
         builds.add(Arguments.of(Toolchain.MIPS, List.of("-mabi=32", "-mno-abicalls", "-mlong-calls")));
         return builds.stream();

@@ -136,6 +136,28 @@ public final class MappedElfFile implements ElfFile {
         }
     }
 
+    /**
+     * Reads the {@code size} bytes at {@code offset} of {@code channel} (an archive member) as an
+     * ELF file named {@code path}: small ones into the heap, larger ones by mapping that range,
+     * which stays valid once the caller closes the channel.
+     */
+    public static MappedElfFile readRange(Path path, FileChannel channel, long offset, long size) throws IOException {
+        if (size > READ_LIMIT) {
+            if (size > Integer.MAX_VALUE) {
+                throw new InputException(
+                        Failure.UNREADABLE, "a member of " + size + " bytes: members over 2 GiB are not read");
+            }
+            return new MappedElfFile(path, FileBytes.of(channel.map(FileChannel.MapMode.READ_ONLY, offset, size)));
+        }
+        ByteBuffer bytes = ByteBuffer.allocate((int) size);
+        while (bytes.hasRemaining()) {
+            if (channel.read(bytes, offset + bytes.position()) < 0) {
+                throw new InputException("the member's " + size + " bytes run past the end of the archive");
+            }
+        }
+        return new MappedElfFile(path, FileBytes.of(bytes.flip()));
+    }
+
     /** The first section of {@code type} (linking to {@code link}, unless -1), or null. */
     private Section firstOfType(int type, int link) {
         for (Section s : sections) {
@@ -625,8 +647,8 @@ public final class MappedElfFile implements ElfFile {
             if (magic == 0x4243c0de || magic == 0xdec0170b) {
                 throw new InputException(
                         Failure.NOT_ELF,
-                        "LLVM bitcode (an LTO object) holds no machine code yet:"
-                                + " process the linked result (vmlinux.o) instead");
+                        "LLVM bitcode (an LTO object): no machine code until the link;"
+                                + " record the linked result (vmlinux.o) instead");
             }
             if (magic != 0x7f454c46) {
                 throw new InputException(Failure.NOT_ELF, "not an ELF file (no \\x7fELF magic)");

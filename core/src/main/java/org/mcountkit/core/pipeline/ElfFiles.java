@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.elf.ArArchive;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.FileIdentity;
@@ -44,17 +45,67 @@ public final class ElfFiles {
      */
     public static ElfFile open(Path path, RaceWindows races) {
         try {
-            FileIdentity checked = FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class));
-            requireRegular(path, checked);
-            races.beforeOpen(path);
-            FileChannel channel = ReadOnlyOpen.of(path, checked);
-            return read(
-                    path,
-                    checked,
-                    () -> FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class)),
-                    channel);
+            ArchiveMembers.Name member = ArchiveMembers.named(path);
+            if (member != null) {
+                return openMember(path, member, races);
+            }
+            return read(path, openChecked(path, races));
         } catch (IOException e) {
             throw unreadable(e);
+        }
+    }
+
+    /** Opens {@code path} for reading once it is shown to be the regular file it was checked to be. */
+    private static FileChannel openChecked(Path path, RaceWindows races) throws IOException {
+        FileIdentity checked = FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class));
+        requireRegular(path, checked);
+        races.beforeOpen(path);
+        FileChannel channel = ReadOnlyOpen.of(path, checked);
+        try {
+            requireSame(checked, FileIdentity.of(Files.readAttributes(path, BasicFileAttributes.class)), channel);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        return channel;
+    }
+
+    /**
+     * Reads member {@code member} of an archive as the ELF file named {@code name}: the byte range
+     * it holds in the archive, or in a thin archive the file it names, relative to the archive.
+     */
+    private static ElfFile openMember(Path name, ArchiveMembers.Name member, RaceWindows races) throws IOException {
+        try (FileChannel archive = openChecked(member.archive(), races)) {
+            if (ArArchive.isThin(archive)) {
+                // The name is the file's path from the archive: opened without reading the archive
+                // again, so reading all members of a thin archive stays linear.
+                return read(name, openChecked(member.archive().resolveSibling(member.member()), races));
+            }
+            ArArchive.Member found = ArchiveMembers.find(ArArchive.members(archive), member);
+            return MappedElfFile.readRange(name, archive, found.offset(), found.size());
+        }
+    }
+
+    /** Reads what {@code channel} opened, refusing an archive; the file owns the channel. */
+    private static ElfFile read(Path path, FileChannel channel) throws IOException {
+        try {
+            refuseArchive(channel);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        return MappedElfFile.read(path, channel);
+    }
+
+    /** An archive is no ELF file: its members are read through their names (a damaged one says how). */
+    private static void refuseArchive(FileChannel channel) throws IOException {
+        if (ArArchive.isArchive(channel)) {
+            int members = ArArchive.members(channel).size();
+            throw new InputException(
+                    Failure.NOT_ELF,
+                    "an ar archive (" + members + " member" + (members == 1 ? "" : "s")
+                            + "), not an ELF file: record rewrites each object before ar puts it in;"
+                            + " list, verify and table read the members");
         }
     }
 
@@ -116,7 +167,7 @@ public final class ElfFiles {
             channel.close();
             throw e;
         }
-        return MappedElfFile.read(path, channel);
+        return read(path, channel);
     }
 
     static void requireRegular(Path path, FileIdentity identity) {

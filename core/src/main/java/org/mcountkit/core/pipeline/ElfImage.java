@@ -36,6 +36,7 @@ public final class ElfImage implements AutoCloseable {
     private final Abi abi;
     private FunctionIndex functions;
     private MappingSymbols mappingSymbols;
+    private ObjectDescriptors objectDescriptors;
     private HookSymbols hooks;
     private Map<Integer, List<Section>> relocationSections;
     private RangeMap<Long, Section> codeByAddress;
@@ -163,24 +164,34 @@ public final class ElfImage implements AutoCloseable {
     }
 
     /**
-     * The symbol of a function as its code: in a linked image of an ABI with function descriptors
-     * (ppc64 ELFv1), a function symbol in the descriptor section stands for the code its
-     * descriptor's first word points at, so it is moved there (value and section); every other
-     * symbol, and a descriptor that points at no code section, is returned as it is.
+     * The symbol of a function as its code: with an ABI of function descriptors (ppc64 ELFv1), a
+     * function symbol in the descriptor section stands for the code its descriptor's first word
+     * points at (in an object, the relocation of that word), so it is moved there (value and
+     * section); every other symbol, and a descriptor that points at no code section, is returned
+     * as it is.
      */
     public Symbol atCode(Symbol s) {
         String descriptors = abi.descriptorSection();
-        if (descriptors == null || relocatable() || !s.isFunction() || !s.isInSection()) {
+        if (descriptors == null || !s.isFunction() || !s.isInSection()) {
             return s;
         }
         if (s.sectionIndex() >= file.sections().size()) {
             return s;
         }
         Section holder = file.section(s.sectionIndex());
+        if (!holder.name().equals(descriptors)) {
+            return s;
+        }
+        if (relocatable()) {
+            if (objectDescriptors == null) {
+                objectDescriptors = ObjectDescriptors.of(this, holder);
+            }
+            return objectDescriptors.atCode(s);
+        }
         int word = target().pointerSize();
         long at = s.value() - holder.address();
         ByteBuffer bytes = file.bytes(holder);
-        if (!holder.name().equals(descriptors) || at < 0 || at > bytes.limit() - word) {
+        if (at < 0 || at > bytes.limit() - word) {
             return s;
         }
         ByteBuffer ordered = bytes.duplicate()

@@ -22,6 +22,9 @@ final class NoSitesReason {
             // A table that gave no site: what was wrong with it has been said.
             return Optional.empty();
         }
+        if (SlimLto.is(image.file())) {
+            return note(SlimLto.MESSAGE);
+        }
         HookSymbols hooks = image.hooks();
         String tables = "there is no __mcount_loc or __patchable_function_entries table";
         if (image.linked() && image.file().symbolCount() == 0) {

@@ -102,6 +102,10 @@ public final class Recorder {
             }
             SiteScan scan = image.relocationSites();
             List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
+            if (scan.traced().isEmpty() && scan.untraced().isEmpty() && SlimLto.is(file)) {
+                // As recordmcount.c, which finds no call and succeeds, but saying why.
+                diagnostics.add(Diagnostic.of(Severity.WARNING, SlimLto.MESSAGE));
+            }
             FileReport unchanged = new FileReport(
                     path,
                     machine,
