@@ -56,13 +56,20 @@ final class Litter {
             Path target,
             Path own,
             UserPrincipal owner) {
-        Pattern pattern = Pattern.compile(Pattern.quote("." + target.getFileName() + ".") + "(?:([0-9]+)\\.)?[0-9a-f]+"
-                + Pattern.quote(AtomicFile.TEMP_SUFFIX));
+        String prefix = "." + target.getFileName() + ".";
+        Pattern pattern = Pattern.compile(
+                Pattern.quote(prefix) + "(?:([0-9]+)\\.)?[0-9a-f]+" + Pattern.quote(AtomicFile.TEMP_SUFFIX));
         List<Path> left = new ArrayList<>();
         for (Path entry : entries) {
             Path name = entry.getFileName();
-            Matcher m = pattern.matcher(name.toString());
-            if (name.equals(own) || !m.matches()) {
+            String text = name.toString();
+            // Every write lists its directory (a kernel build's holds hundreds of objects): the
+            // plain string tests leave the regular expression to the rare name that may be litter.
+            if (!text.endsWith(AtomicFile.TEMP_SUFFIX) || !text.startsWith(prefix) || name.equals(own)) {
+                continue;
+            }
+            Matcher m = pattern.matcher(text);
+            if (!m.matches()) {
                 continue;
             }
             if (m.group(1) != null
