@@ -54,10 +54,15 @@ public final class Main {
     /**
      * {@code recordmcount [-w] file.o...}, with relative names taken from {@code workingDirectory}
      * (the build server's clients each have their own). A wrong line exits 2, where the C tool
-     * exits 0: a build that calls its recorder wrongly should stop.
+     * exits 0: a build that calls its recorder wrongly should stop. {@code -h}/{@code --help} and
+     * {@code -V}/{@code --version} print the help and the version, exit 0.
      */
     static int recordmcount(
             Mcountkit mcountkit, Path workingDirectory, List<String> args, PrintWriter out, PrintWriter err) {
+        Optional<String> standard = RecordmcountLine.standardOption(args);
+        if (standard.isPresent()) {
+            return McountkitCommand.execute(out, err, "recordmcount", standard.get());
+        }
         Optional<RecordArguments> arguments = RecordmcountLine.parse(args);
         if (arguments.isEmpty()) {
             err.println(RecordmcountLine.USAGE);

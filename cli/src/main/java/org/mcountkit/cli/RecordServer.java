@@ -1,79 +1,121 @@
 package org.mcountkit.cli;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.mcountkit.core.Mcountkit;
 
 /**
  * {@code mcountkit serve}: one JVM that answers the {@code mcountkit-recordmcount} calls of a
  * build, so that each object costs a shell and a loopback round trip instead of a JVM start.
- * Each call is exactly {@code mcountkit recordmcount ARGS} run in the client's directory; the
- * reply is the server's token ({@code s TOKEN}), the call's output lines ({@code 1 } standard output, {@code 2 } standard error) and
- * {@code x STATUS}. A reply without {@code x} (a wrong token, a server stopping, a crash) tells
- * the client to run the call in a JVM of its own, so the server can only make a build faster,
- * never change what it writes. The server stops itself after a time without calls, and when
- * the jar it runs from is replaced.
+ * Each call is exactly {@code mcountkit recordmcount ARGS} run in the client's directory.
+ *
+ * <p>A call: the client sends the name of a proof it left in the private folder; the server
+ * answers {@code s NUMBER} ({@link ServerProof}), so the client learns it talks to its own
+ * user's server before it sends anything secret; the client sends its token, folder, argument
+ * count and arguments; the server answers the call's output lines ({@code 1 } standard output,
+ * {@code 2 } standard error) and {@code x STATUS}. A reply without {@code x} tells the client to
+ * run the call in a JVM of its own, so the server can only make a build faster, never change
+ * what it writes.
+ *
+ * <p>Other users can reach a loopback port, so what a connection may hold is bounded: one
+ * thread (this one) reads every connection, a connection not through its request within
+ * {@link #READ_TIMEOUT} is closed, and each user may have {@link #PENDING_PER_USER} connections
+ * being read at once. Only calls that gave the token reach the worker threads.
+ *
+ * <p>The server stops itself after a time without calls, and when the jar it runs from is
+ * replaced; {@link #stop()} lets the calls already taken finish, each writing its file and
+ * removing its temporary directory, and answers them.
  */
 final class RecordServer {
 
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
+    static final int PENDING_PER_USER = 64;
+    private static final int PENDING_ALL = 512;
+    private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(10);
+    private static final long CHECK_MILLIS = 1000;
     private static final int BACKLOG = 128;
+    private static final int ACCEPT_BATCH = 64;
+    /** The user of a connection accepted while few were being read: not looked up. */
+    private static final long UNTOLD = -2;
+
     private static final int TOKEN_BYTES = 16;
-    private static final int CLIENT_TIMEOUT_MILLIS = 60_000;
-    private static final long CHECK_SECONDS = 1;
+    private static final int PROOF_FIELD = 0;
+    private static final int TOKEN_FIELD = 1;
+    private static final int REQUEST_FIELD = 2;
 
     private final Mcountkit mcountkit;
     private final ServerStateFile state;
     private final long idleNanos;
     private final Optional<JarStamp> jar;
-    private final ServerSocket socket;
-    private final String clientToken;
-    private final String serverToken;
+    private final ServerSocketChannel listener;
+    private final int port;
+    private final Selector selector;
+    private final byte[] clientToken;
+    private final ServerProof proof;
+    private final PeerUsers peers;
     private final Charset fileNames;
-    private final AtomicInteger active = new AtomicInteger();
-    private final AtomicLong lastActive;
-    private final ExecutorService workers = Executors.newCachedThreadPool(daemon("mcountkit-server-call"));
+    private final ExecutorService workers;
+    private final Queue<ServerConnection> answered = new ConcurrentLinkedQueue<>();
+    private final Map<Long, Integer> pending = new HashMap<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
+    private volatile boolean stopping;
+    private int pendingAll;
+    private int active;
+    private long lastActive = System.nanoTime();
 
     private RecordServer(
             Mcountkit mcountkit,
             ServerStateFile state,
             Duration idle,
             Optional<JarStamp> jar,
-            ServerSocket socket,
+            ServerSocketChannel listener,
+            int port,
+            Selector selector,
             String clientToken,
-            String serverToken) {
+            PeerUsers peers) {
         this.mcountkit = mcountkit;
         this.state = state;
         this.idleNanos = idle.toNanos();
         this.jar = jar;
-        this.socket = socket;
-        this.clientToken = clientToken;
-        this.serverToken = serverToken;
-        this.lastActive = new AtomicLong(System.nanoTime());
+        this.listener = listener;
+        this.port = port;
+        this.selector = selector;
+        this.clientToken = clientToken.getBytes(StandardCharsets.US_ASCII);
+        this.proof = new ServerProof(state.folder());
+        this.peers = peers;
+        // The calls are CPU work on files: more threads than processors only queue in the kernel.
+        this.workers = Executors.newFixedThreadPool(
+                Math.max(2, Runtime.getRuntime().availableProcessors()), daemon("mcountkit-server-call"));
         // The JVM decodes its own command line and file names with this charset; requests are
         // read the same way, so a served call sees the paths a direct one would.
         String jnu = System.getProperty("sun.jnu.encoding");
@@ -83,121 +125,311 @@ final class RecordServer {
     /** Listens on a loopback port and publishes it, with a fresh token, in {@code stateFile}. */
     static RecordServer start(Mcountkit mcountkit, Path stateFile, Duration idle, Optional<JarStamp> jar)
             throws IOException {
-        ServerSocket socket = new ServerSocket();
+        return start(mcountkit, stateFile, idle, jar, PeerUsers.ofThisSystem());
+    }
+
+    static RecordServer start(
+            Mcountkit mcountkit, Path stateFile, Duration idle, Optional<JarStamp> jar, PeerUsers peers)
+            throws IOException {
+        ServerSocketChannel listener = ServerSocketChannel.open();
+        Selector selector = null;
         try {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
-            SecureRandom random = new SecureRandom();
-            String clientToken = token(random);
-            String serverToken = token(random);
+            listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
+            listener.configureBlocking(false);
+            selector = Selector.open();
+            listener.register(selector, SelectionKey.OP_ACCEPT);
+            byte[] secret = new byte[TOKEN_BYTES];
+            new SecureRandom().nextBytes(secret);
+            String clientToken = HexFormat.of().formatHex(secret);
             ServerStateFile state = new ServerStateFile(stateFile);
-            state.write(
-                    socket.getLocalPort(),
-                    clientToken,
-                    serverToken,
-                    ProcessHandle.current().pid());
-            return new RecordServer(mcountkit, state, idle, jar, socket, clientToken, serverToken);
+            int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
+            state.write(port, clientToken, ProcessHandle.current().pid());
+            return new RecordServer(mcountkit, state, idle, jar, listener, port, selector, clientToken, peers);
         } catch (IOException | RuntimeException e) {
-            socket.close();
+            listener.close();
+            if (selector != null) {
+                selector.close();
+            }
             throw e;
         }
     }
 
-    private static String token(SecureRandom random) {
-        byte[] secret = new byte[TOKEN_BYTES];
-        random.nextBytes(secret);
-        return HexFormat.of().formatHex(secret);
-    }
-
-    /** Answers calls until idle for the configured time (or stopped); then returns. */
+    /** Answers calls until idle for the configured time, or stopped; then returns. */
     void serve() throws InterruptedException {
-        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(daemon("mcountkit-server-idle"));
-        ScheduledFuture<?> idleCheck =
-                watch.scheduleWithFixedDelay(this::stopIfIdle, CHECK_SECONDS, CHECK_SECONDS, TimeUnit.SECONDS);
         try {
-            while (!socket.isClosed()) {
-                Socket client;
-                try {
-                    client = socket.accept();
-                } catch (IOException e) {
-                    break; // closed by stop()
-                }
-                active.incrementAndGet();
-                try {
-                    workers.execute(() -> answer(client));
-                } catch (RejectedExecutionException e) {
-                    finished();
-                    closeQuietly(client);
+            while (listener.isOpen() || active > 0) {
+                selector.select(this::ready, waitMillis());
+                sendAnswers();
+                long now = System.nanoTime();
+                closeOverdue(now);
+                if (stopping || (active == 0 && now - lastActive >= idleNanos)) {
+                    closeListener();
                 }
             }
+        } catch (IOException e) {
+            // The selector itself failed: stop taking calls; clients run theirs themselves.
         } finally {
-            idleCheck.cancel(false);
-            watch.shutdown();
-            stop();
+            closeListener();
+            for (SelectionKey key : List.copyOf(selector.keys())) {
+                if (key.attachment() instanceof ServerConnection connection) {
+                    close(connection);
+                }
+            }
+            closeQuietly(selector);
             workers.shutdown();
-            workers.awaitTermination(CLIENT_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+            workers.awaitTermination(REPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            stopped.countDown();
         }
     }
 
-    /** Stops taking calls; the calls already taken are answered. */
+    /** Stops taking calls; the calls already taken are run and answered. Any thread. */
     void stop() {
-        state.deleteIfHolds(clientToken);
-        closeQuietly(socket);
+        state.deleteIfHolds(new String(clientToken, StandardCharsets.US_ASCII));
+        stopping = true;
+        selector.wakeup();
     }
 
-    void stopIfIdle() {
-        if (active.get() == 0 && System.nanoTime() - lastActive.get() >= idleNanos) {
-            stop();
+    /** Waits until {@link #serve()} has answered its last call and returned; false on timeout. */
+    boolean awaitStopped(Duration timeout) throws InterruptedException {
+        return stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private long waitMillis() {
+        long wait = CHECK_MILLIS;
+        long now = System.nanoTime();
+        for (SelectionKey key : selector.keys()) {
+            if (key.attachment() instanceof ServerConnection c && c.phase() != ServerConnection.Phase.WORKING) {
+                wait = Math.min(wait, Math.max(1, TimeUnit.NANOSECONDS.toMillis(c.deadline() - now) + 1));
+            }
         }
+        return wait;
     }
 
-    private void answer(Socket client) {
-        try (client) {
-            client.setSoTimeout(CLIENT_TIMEOUT_MILLIS);
-            client.setTcpNoDelay(true);
-            if (jar.isPresent() && jar.get().replaced()) {
-                stop();
-                return;
+    private void ready(SelectionKey key) {
+        try {
+            if (key.isAcceptable()) {
+                accept();
+            } else if (key.attachment() instanceof ServerConnection connection) {
+                if (key.isWritable()) {
+                    sent(connection);
+                }
+                if (key.isValid() && key.isReadable()) {
+                    received(connection);
+                }
             }
-            InputStream in = new BufferedInputStream(client.getInputStream());
-            String given = RecordRequest.readToken(in, StandardCharsets.US_ASCII);
-            if (!MessageDigest.isEqual(
-                    given.getBytes(StandardCharsets.US_ASCII), clientToken.getBytes(StandardCharsets.US_ASCII))) {
-                return;
-            }
-            RecordRequest request = RecordRequest.readAfter(given, in, fileNames);
-            Path directory = Path.of(request.workingDirectory());
-            if (!directory.isAbsolute()) {
-                return;
-            }
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            int status;
-            try (PrintWriter outWriter = new PrintWriter(out);
-                    PrintWriter errWriter = new PrintWriter(err)) {
-                status = Main.recordmcount(mcountkit, directory, request.args(), outWriter, errWriter);
-            }
-            OutputStream reply = client.getOutputStream();
-            reply.write(
-                    reply(serverToken, out.toString(), err.toString(), status).getBytes(fileNames));
-            reply.flush();
         } catch (IOException | RuntimeException e) {
-            // No "x" line reaches the client, which then runs the call itself and reports any problem.
-        } finally {
-            finished();
+            if (key.attachment() instanceof ServerConnection connection) {
+                close(connection);
+            }
         }
     }
 
-    /** The reply's text: the server's token, each output line with its stream's number, the status. */
-    static String reply(String serverToken, String out, String err, int status) {
-        StringBuilder text = new StringBuilder("s ").append(serverToken).append('\n');
+    /**
+     * Accepts up to {@link #ACCEPT_BATCH} connections, so a flood of them cannot keep the connections
+     * already taken from being read, and tells their users, when it must, with one read of the
+     * socket table.
+     */
+    private void accept() throws IOException {
+        List<SocketChannel> accepted = new ArrayList<>();
+        SocketChannel channel;
+        while (accepted.size() < ACCEPT_BATCH && listener.isOpen() && (channel = listener.accept()) != null) {
+            accepted.add(channel);
+        }
+        if (accepted.isEmpty()) {
+            return;
+        }
+        // No user can be at its share while fewer connections than a share are being read, so
+        // the socket table is read only when there are that many.
+        Map<Integer, Long> users = null;
+        if (pendingAll + accepted.size() >= PENDING_PER_USER) {
+            users = peers.byPeerPort(port);
+            for (SelectionKey key : selector.keys()) {
+                if (key.attachment() instanceof ServerConnection c
+                        && c.user() == UNTOLD
+                        && (c.phase() == ServerConnection.Phase.PROOF || c.phase() == ServerConnection.Phase.REQUEST)) {
+                    c.user(userOf(c.channel(), users));
+                    pending.merge(c.user(), 1, Integer::sum);
+                }
+            }
+        }
+        for (SocketChannel client : accepted) {
+            long user = UNTOLD;
+            try {
+                client.configureBlocking(false);
+                client.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                if (users != null) {
+                    user = userOf(client, users);
+                }
+            } catch (IOException e) {
+                closeQuietly(client);
+                continue;
+            }
+            if (pending.getOrDefault(user, 0) >= PENDING_PER_USER || pendingAll >= PENDING_ALL) {
+                closeQuietly(client); // its client runs the call itself
+                continue;
+            }
+            if (user != UNTOLD) {
+                pending.merge(user, 1, Integer::sum);
+            }
+            pendingAll++;
+            ServerConnection connection =
+                    new ServerConnection(client, user, System.nanoTime() + READ_TIMEOUT.toNanos());
+            client.register(selector, SelectionKey.OP_READ, connection);
+        }
+    }
+
+    private static long userOf(SocketChannel client, Map<Integer, Long> users) {
+        try {
+            return users.getOrDefault(((InetSocketAddress) client.getRemoteAddress()).getPort(), PeerUsers.UNKNOWN);
+        } catch (IOException e) {
+            return PeerUsers.UNKNOWN;
+        }
+    }
+
+    private void received(ServerConnection connection) throws IOException {
+        if (!connection.read(scratch)) {
+            close(connection);
+            return;
+        }
+        if (connection.phase() == ServerConnection.Phase.PROOF && connection.fieldCount() > PROOF_FIELD) {
+            Optional<String> number = proof.take(connection.field(PROOF_FIELD, StandardCharsets.US_ASCII));
+            if (number.isEmpty()) {
+                close(connection);
+                return;
+            }
+            connection.enter(ServerConnection.Phase.REQUEST, connection.deadline());
+            connection.send(("s " + number.get() + "\n").getBytes(StandardCharsets.US_ASCII));
+            sent(connection);
+        }
+        if (connection.phase() == ServerConnection.Phase.REQUEST && connection.fieldCount() > TOKEN_FIELD) {
+            if (!MessageDigest.isEqual(connection.field(TOKEN_FIELD), clientToken)) {
+                close(connection);
+                return;
+            }
+            Optional<RecordRequest> request = RecordRequest.of(connection, REQUEST_FIELD, fileNames);
+            if (request.isPresent()) {
+                run(connection, request.get());
+            }
+        }
+    }
+
+    /** Hands a whole request, from this user, to a worker; the connection waits without a deadline. */
+    private void run(ServerConnection connection, RecordRequest request) {
+        Path directory = Path.of(request.workingDirectory());
+        if (jar.isPresent() && jar.get().replaced()) {
+            stop(); // a newer jar's server serves the next calls; this one the client runs itself
+        }
+        if (stopping || !directory.isAbsolute()) {
+            close(connection);
+            return;
+        }
+        leavePending(connection);
+        connection.enter(ServerConnection.Phase.WORKING, Long.MAX_VALUE);
+        connection.channel().keyFor(selector).interestOps(0);
+        active++;
+        try {
+            workers.execute(() -> {
+                try {
+                    // Sent from here, so the client has its answer without waiting for this
+                    // thread to hand it over; the serving thread sends what the socket did not take.
+                    connection.send(call(directory, request.args()));
+                    connection.flush();
+                } catch (IOException e) {
+                    // The serving thread's flush meets the same error and closes the connection.
+                } finally {
+                    // Without an answer (an Error) there is no "x" line: the client runs the call itself.
+                    answered.add(connection);
+                    selector.wakeup();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            close(connection);
+        }
+    }
+
+    private byte[] call(Path directory, List<String> args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status;
+        try (PrintWriter outWriter = new PrintWriter(out);
+                PrintWriter errWriter = new PrintWriter(err)) {
+            status = Main.recordmcount(mcountkit, directory, args, outWriter, errWriter);
+        }
+        return reply(out.toString(), err.toString(), status).getBytes(fileNames);
+    }
+
+    /** The answer's text: each output line with its stream's number, then the status. */
+    static String reply(String out, String err, int status) {
+        StringBuilder text = new StringBuilder();
         out.lines().forEach(line -> text.append("1 ").append(line).append('\n'));
         err.lines().forEach(line -> text.append("2 ").append(line).append('\n'));
         return text.append("x ").append(status).append('\n').toString();
     }
 
-    private void finished() {
-        lastActive.set(System.nanoTime());
-        active.decrementAndGet();
+    /** Ends the calls whose workers are done: sends what is left of each answer, then closes. */
+    private void sendAnswers() {
+        ServerConnection connection;
+        while ((connection = answered.poll()) != null) {
+            if (!connection.channel().isOpen()) {
+                continue; // closed as the server stopped
+            }
+            connection.enter(ServerConnection.Phase.REPLYING, System.nanoTime() + REPLY_TIMEOUT.toNanos());
+            try {
+                sent(connection);
+            } catch (IOException e) {
+                close(connection);
+            }
+        }
+    }
+
+    /** Sends what is queued; an answer sent in full ends the call, a proof goes on to the request. */
+    private void sent(ServerConnection connection) throws IOException {
+        SelectionKey key = connection.channel().keyFor(selector);
+        if (!connection.flush()) {
+            key.interestOps(SelectionKey.OP_WRITE);
+        } else if (connection.phase() == ServerConnection.Phase.REPLYING) {
+            close(connection);
+        } else {
+            key.interestOps(SelectionKey.OP_READ);
+        }
+    }
+
+    private void closeOverdue(long now) {
+        for (SelectionKey key : List.copyOf(selector.keys())) {
+            if (key.attachment() instanceof ServerConnection c
+                    && c.phase() != ServerConnection.Phase.WORKING
+                    && now - c.deadline() > 0) {
+                close(c);
+            }
+        }
+    }
+
+    private void close(ServerConnection connection) {
+        if (!connection.channel().isOpen()) {
+            return;
+        }
+        switch (connection.phase()) {
+            case PROOF, REQUEST -> leavePending(connection);
+            case WORKING, REPLYING -> {
+                active--;
+                lastActive = System.nanoTime();
+            }
+        }
+        closeQuietly(connection.channel());
+    }
+
+    private void leavePending(ServerConnection connection) {
+        if (connection.user() != UNTOLD) {
+            pending.computeIfPresent(connection.user(), (user, n) -> n == 1 ? null : n - 1);
+        }
+        pendingAll--;
+    }
+
+    private void closeListener() {
+        if (listener.isOpen()) {
+            state.deleteIfHolds(new String(clientToken, StandardCharsets.US_ASCII));
+            closeQuietly(listener);
+        }
     }
 
     private static void closeQuietly(AutoCloseable closeable) {

@@ -19,6 +19,26 @@ final class RecordmcountLine {
 
     private RecordmcountLine() {}
 
+    /**
+     * {@code --help} or {@code --version} when the line asks for help ({@code -h}, {@code --help})
+     * or the version ({@code -V}, {@code --version}) before any {@code --}, as the man page and
+     * every other command have them; the C tool's getopt knows neither and prints its usage.
+     */
+    static Optional<String> standardOption(List<String> args) {
+        for (String arg : args) {
+            Optional<String> option = switch (arg) {
+                case "--" -> Optional.of("");
+                case "-h", "--help" -> Optional.of("--help");
+                case "-V", "--version" -> Optional.of("--version");
+                default -> Optional.empty();
+            };
+            if (option.isPresent()) {
+                return option.filter(o -> !o.isEmpty());
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The arguments, or empty when the C tool would print its usage line instead. */
     static Optional<RecordArguments> parse(List<String> args) {
         boolean warnUntraced = false;

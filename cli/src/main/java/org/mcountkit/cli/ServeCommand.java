@@ -23,6 +23,9 @@ import picocli.CommandLine.Spec;
         })
 final class ServeCommand implements Callable<Integer> {
 
+    /** How long a stopping server waits for the calls it has taken (a call on a large file takes seconds). */
+    private static final Duration DRAIN = Duration.ofSeconds(30);
+
     @Spec
     CommandSpec spec;
 
@@ -50,7 +53,24 @@ final class ServeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("mcountkit: serve: " + e.getMessage());
             return 1;
         }
+        // SIGTERM (a logout, kill): the JVM runs this hook while the other threads go on, so the
+        // calls already taken finish their files, remove their temporary directories and are
+        // answered, instead of stopping mid-write and leaving both behind.
+        Thread drain = new Thread(() -> {
+            server.stop();
+            try {
+                server.awaitStopped(DRAIN);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(drain);
         server.serve();
+        try {
+            Runtime.getRuntime().removeShutdownHook(drain);
+        } catch (IllegalStateException e) {
+            // Shutting down already: the hook is running.
+        }
         return 0;
     }
 }

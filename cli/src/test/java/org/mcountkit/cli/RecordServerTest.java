@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,15 +26,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.Mcountkit;
+import org.mcountkit.core.testkit.Command;
 
 /**
- * The build server seen from a client on its socket: a served call writes exactly what
- * {@code mcountkit record} writes and answers with its output and status; a caller without the
- * token gets nothing and changes nothing; the address file lives only in a private folder.
+ * The build server seen from a client on its socket: it proves itself first, with the number the
+ * client left in the private folder; a served call writes exactly what {@code mcountkit record}
+ * writes and answers with its output and status; a caller without the token gets nothing and
+ * changes nothing; idle connections hold no thread and are closed within the read timeout, and
+ * each user has a bounded share of them; the address file lives only in a private folder.
  */
 class RecordServerTest {
 
     private static final Path SAMPLE = Path.of("../samples/obj/x86_64-pg.o");
+    private static final String PROOF = "31415926535897932384626433832795";
 
     @TempDir
     Path dir;
@@ -74,7 +80,7 @@ class RecordServerTest {
         List<String> reply = call(state().get(1), work, "-w", "a.o");
 
         assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
-        assertEquals("s " + state().get(2), reply.get(0), "the server proves itself first");
+        assertEquals("s " + PROOF, reply.get(0), "the server proves itself first");
         assertEquals("x " + expected.exitCode(), reply.get(reply.size() - 1));
         List<String> err = new ArrayList<>();
         for (String line : reply.subList(1, reply.size() - 1)) {
@@ -102,7 +108,7 @@ class RecordServerTest {
     void usageErrorIsStatusTwo() throws IOException {
         List<String> reply = call(state().get(1), dir, "-x", "a.o");
 
-        assertEquals(List.of("s " + state().get(2), "2 " + RecordmcountLine.USAGE, "x 2"), reply);
+        assertEquals(List.of("s " + PROOF, "2 " + RecordmcountLine.USAGE, "x 2"), reply);
     }
 
     @Test
@@ -111,7 +117,7 @@ class RecordServerTest {
 
         List<String> reply = call("0".repeat(32), dir, "a.o");
 
-        assertEquals(List.of(), reply);
+        assertEquals(List.of("s " + PROOF), reply, "proved itself, then closed");
         assertArrayEquals(Files.readAllBytes(SAMPLE), Files.readAllBytes(dir.resolve("a.o")));
     }
 
@@ -119,11 +125,11 @@ class RecordServerTest {
     void addressFileIsPrivateAndGoesWhenIdle() throws IOException, InterruptedException {
         Path file = run.resolve("server");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
-        assertEquals(4, state().size());
-        assertEquals(String.valueOf(ProcessHandle.current().pid()), state().get(3));
+        assertEquals(3, state().size());
+        assertEquals(String.valueOf(ProcessHandle.current().pid()), state().get(2));
 
-        server.stopIfIdle(); // an hour has not passed
-        assertTrue(Files.exists(file));
+        Thread.sleep(1_200); // past a check of the idle time
+        assertTrue(Files.exists(file), "an hour has not passed");
 
         RecordServer quick = RecordServer.start(
                 Mcountkit.withClassPathBackends(), run.resolve("quick"), Duration.ZERO, Optional.empty());
@@ -159,10 +165,127 @@ class RecordServerTest {
         return List.of(Files.readString(run.resolve("server")).trim().split(" "));
     }
 
+    /** Issue 31: a client sent its token to whatever held the port; now the server must prove itself first. */
+    @Test
+    void answersOnlyAProofTheClientLeftAndUsesItOnce() throws IOException {
+        String name = "proof-1-2";
+        Files.writeString(run.resolve(name), PROOF);
+        assertEquals("s " + PROOF, proofAnswer(name));
+        assertFalse(Files.exists(run.resolve(name)), "used up");
+        assertEquals("", proofAnswer(name), "a proof is answered once");
+        String stateBefore = Files.readString(run.resolve("server"));
+        assertEquals("", proofAnswer("server"), "no other file of the folder is ever sent");
+        assertEquals("", proofAnswer("../run/server"));
+        assertEquals(stateBefore, Files.readString(run.resolve("server")));
+    }
+
+    /**
+     * Issue 31: 300 idle connections raised the server's threads from 70 to 314, each held up to
+     * 60 s. Now one thread reads them all, a user's share of connections being read is bounded,
+     * and each is closed once the read timeout passes.
+     */
+    @Test
+    void idleConnectionsHoldNoThreadAndAreClosedWithinTheReadTimeout() throws Exception {
+        Path work = Files.createDirectory(dir.resolve("work"));
+        Files.copy(SAMPLE, work.resolve("a.o"));
+        call(state().get(1), work, "a.o"); // the worker threads exist now
+        int threads = Thread.activeCount();
+        List<Socket> idle = new ArrayList<>();
+        try {
+            long opened = System.nanoTime();
+            for (int i = 0; i < 300; i++) {
+                idle.add(new Socket(InetAddress.getLoopbackAddress(), port()));
+            }
+            Thread.sleep(300);
+            assertTrue(Thread.activeCount() < threads + 10, Thread.activeCount() + " threads, " + threads + " before");
+            int closed = 0;
+            for (Socket socket : idle) {
+                socket.setSoTimeout(1);
+                try {
+                    closed += socket.getInputStream().read() < 0 ? 1 : 0;
+                } catch (SocketTimeoutException e) {
+                    // still open: one of this user's share
+                }
+            }
+            assertEquals(300 - RecordServer.PENDING_PER_USER, closed, "beyond this user's share: closed at once");
+            for (Socket socket : idle) {
+                socket.setSoTimeout(10_000);
+                assertEquals(-1, socket.getInputStream().read());
+            }
+            long closedAfter = System.nanoTime() - opened;
+            assertTrue(
+                    closedAfter < RecordServer.READ_TIMEOUT.plusSeconds(1).toNanos(),
+                    "all closed by the server within its read timeout: " + closedAfter / 1_000_000 + " ms");
+        } finally {
+            for (Socket socket : idle) {
+                socket.close();
+            }
+        }
+        List<String> reply = call(state().get(1), work, "a.o");
+        assertEquals("x 0", reply.get(reply.size() - 1), "still serving");
+    }
+
+    /**
+     * Another user's idle connections fill that user's share only: this user's calls are served
+     * at once meanwhile (needs root, to run the other user's connections as nobody).
+     */
+    @Test
+    void anotherUsersIdleConnectionsLeaveThisUsersShare() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")) && Command.available("setpriv"));
+        // Rounds of 100 connections, each held 0.3 s: that user's share stays full.
+        Process other = new ProcessBuilder(
+                        "setpriv",
+                        "--reuid=65534",
+                        "--regid=65534",
+                        "--clear-groups",
+                        "bash",
+                        "-c",
+                        "while :; do fds=(); for ((i = 0; i < 100; i++)); do exec {fd}<>/dev/tcp/127.0.0.1/" + port()
+                                + " || exit 1; fds+=($fd); done; echo open; sleep 0.3;"
+                                + " for fd in \"${fds[@]}\"; do exec {fd}>&-; done; done")
+                .redirectErrorStream(true)
+                .start();
+        try {
+            assertEquals("open", new String(other.getInputStream().readNBytes(4), StandardCharsets.US_ASCII));
+            Path work = Files.createDirectory(dir.resolve("work"));
+            Files.copy(SAMPLE, work.resolve("a.o"));
+            for (int i = 0; i < 20; i++) {
+                List<String> reply = call(state().get(1), work, "a.o");
+                assertEquals("x 0", reply.get(reply.size() - 1), "call " + i + ": " + reply);
+            }
+        } finally {
+            other.destroyForcibly();
+        }
+    }
+
+    private int port() throws IOException {
+        return Integer.parseInt(state().get(0));
+    }
+
+    /** The server's answer to a proof's name: its line, or "" when it closed without one. */
+    private String proofAnswer(String name) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port())) {
+            socket.getOutputStream().write((name + "\0").getBytes(StandardCharsets.US_ASCII));
+            socket.setSoTimeout(10_000);
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            return answer.isEmpty() ? "" : answer.substring(0, answer.indexOf('\n'));
+        }
+    }
+
     /** One call as the client script makes it; the reply's lines (none when it was refused). */
     private List<String> call(String token, Path workingDirectory, String... args) throws IOException {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(state().get(0)))) {
+        Path proof =
+                Files.writeString(run.resolve("proof-" + ProcessHandle.current().pid() + "-7"), PROOF);
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port())) {
+            socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();
+            out.write((proof.getFileName() + "\0").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String proved = readLine(in);
+            if (!proved.equals("s " + PROOF)) {
+                return proved.isEmpty() ? List.of() : List.of(proved);
+            }
             StringBuilder request = new StringBuilder();
             request.append(token)
                     .append('\0')
@@ -174,9 +297,21 @@ class RecordServerTest {
             }
             out.write(request.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
-            InputStream in = socket.getInputStream();
-            String reply = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return reply.isEmpty() ? List.of() : List.of(reply.split("\n"));
+            List<String> reply = new ArrayList<>(List.of(proved));
+            String rest = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            if (!rest.isEmpty()) {
+                reply.addAll(List.of(rest.split("\n")));
+            }
+            return reply;
         }
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+            line.append((char) b);
+        }
+        return line.toString();
     }
 }

@@ -40,6 +40,24 @@ class RecordmcountLineTest {
         assertEquals(RecordmcountLine.USAGE + "\n", run.err());
     }
 
+    /** Issue 29: its man page lists -h, --help, -V and --version; they printed the usage line and exited 2. */
+    @Test
+    void helpAndVersionAreTheManPages() {
+        for (String help : List.of("-h", "--help")) {
+            CliRun run = CliRun.of("recordmcount", help);
+
+            assertEquals(0, run.exitCode(), run.err());
+            assertTrue(run.out().startsWith("Usage: mcountkit recordmcount"), run.out());
+            assertTrue(run.out().contains("-V, --version"), run.out());
+            assertEquals("", run.err());
+        }
+        for (String version : List.of("-V", "--version")) {
+            assertEquals(new CliRun(0, CliRun.of("--version").out(), ""), CliRun.of("recordmcount", version));
+        }
+        assertEquals(0, CliRun.of("recordmcount", "a.o", "-V").exitCode(), "getopt reads options after files");
+        assertTrue(RecordmcountLine.standardOption(List.of("--", "-h")).isEmpty(), "after --, -h is a file");
+    }
+
     private static List<Path> files(String... args) {
         return RecordmcountLine.parse(List.of(args)).orElseThrow().files();
     }

@@ -2,8 +2,10 @@ package org.mcountkit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mcountkit.core.testkit.SparseElf;
 
 /**
  * {@code bin/mcountkit-recordmcount} as Kbuild runs it: the C tool's command line, in the
@@ -71,10 +74,10 @@ class RecordmcountScriptTest {
         Path state = runtime.resolve("mcountkit");
         if (Files.isDirectory(state)) {
             try (var files = Files.list(state)) {
-                for (Path file : files.filter(f -> f.getFileName().toString().matches("server2[^.]*"))
+                for (Path file : files.filter(f -> f.getFileName().toString().matches("server3[^.]*"))
                         .toList()) {
                     String[] words = Files.readString(file).trim().split(" ");
-                    ProcessHandle.of(Long.parseLong(words[3])).ifPresent(ProcessHandle::destroy);
+                    ProcessHandle.of(Long.parseLong(words[2])).ifPresent(ProcessHandle::destroy);
                 }
             }
         }
@@ -117,17 +120,26 @@ class RecordmcountScriptTest {
         assertEquals(List.of("serve"), Files.readAllLines(starts));
     }
 
+    /**
+     * Issue 31: once the server was gone, another user who bound its port received each call's
+     * token, folder and arguments, and no new server started while the port was held. Now the
+     * program on the port learns a proof's name only, and the call starts a server on a port of
+     * its own.
+     */
     @Test
-    void aListenerWithoutTheServerTokenIsNotBelieved() throws Exception {
-        // A program that took a crashed server's port: it answers "success" to anything.
+    void aPortHeldByAnotherProgramGetsNothingSecretAndANewServerStarts() throws Exception {
+        // A program that took a gone server's port: it answers "success" to anything.
         try (ServerSocket impostor = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+            ByteArrayOutputStream heard = new ByteArrayOutputStream();
             Thread answering = new Thread(() -> {
                 try (Socket s = impostor.accept()) {
+                    s.setSoTimeout(2_000);
                     OutputStream out = s.getOutputStream();
                     out.write("s 00\nx 0\n".getBytes(StandardCharsets.US_ASCII));
                     out.flush();
+                    s.getInputStream().transferTo(heard);
                 } catch (IOException e) {
-                    // the test fails on the object's bytes instead
+                    // the test fails on what it heard instead
                 }
             });
             answering.start();
@@ -135,7 +147,11 @@ class RecordmcountScriptTest {
                     runtime.resolve("mcountkit"),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             String key = (dir.resolve("install") + ":").replaceAll("[^A-Za-z0-9]", "_");
-            Files.writeString(folder.resolve("server2" + key), impostor.getLocalPort() + " aa bb 1\n");
+            Path state = folder.resolve("server3" + key);
+            Process gone = new ProcessBuilder("true").start();
+            gone.waitFor();
+            String token = "5ec2e75ec2e75ec2e75ec2e75ec2e7aa";
+            Files.writeString(state, impostor.getLocalPort() + " " + token + " " + gone.pid() + "\n");
             Files.copy(SAMPLE, work.resolve("a.o"));
             Path direct = dir.resolve("direct.o");
             Files.copy(SAMPLE, direct);
@@ -147,7 +163,77 @@ class RecordmcountScriptTest {
             answering.join();
             assertEquals(0, call.exitValue());
             assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
-            assertEquals(List.of("recordmcount"), Files.readAllLines(starts), "ran in its own JVM");
+            String said = heard.toString(StandardCharsets.US_ASCII);
+            assertTrue(said.matches("proof-[0-9]+-[0-9]+\0"), "a proof's name and nothing else: " + said);
+            assertEquals(List.of("serve"), Files.readAllLines(starts), "a new server answered the call");
+            String[] now = Files.readString(state).trim().split(" ");
+            assertNotEquals(String.valueOf(impostor.getLocalPort()), now[0], "on a port of its own");
+            assertNotEquals(token, now[1]);
+        }
+    }
+
+    /**
+     * Issue 31: a server killed mid-build left empty temporary directories in the build folder.
+     * SIGTERM now lets the calls it took finish: each writes its file, removes its directory and
+     * is answered. The object is large (a sparse copy with a hole of 256 MiB), so the signal lands
+     * while the server writes it.
+     */
+    @Test
+    void serverStoppedMidCallFinishesItAndLeavesNoDirectory() throws Exception {
+        Path small = Files.copy(Path.of("../samples/obj/x86_64-untraced.o"), dir.resolve("small.o"));
+        Path big = work.resolve("big.o");
+        SparseElf.withHoleAfterHeader(small, 256L << 20, big);
+        CliRun expected = CliRun.of("recordmcount", "-w", small.toString());
+        Process warm = start("-w", "nothing.o"); // starts the server
+        warm.waitFor(120, TimeUnit.SECONDS);
+        String[] words = Files.readString(stateFile()).trim().split(" ");
+        ProcessHandle server = ProcessHandle.of(Long.parseLong(words[2])).orElseThrow();
+
+        Process call = start(ProcessBuilder.Redirect.PIPE, "-w", "big.o");
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (temporaryDirectories() == 0 && System.nanoTime() < until && call.isAlive()) {
+            Thread.onSpinWait();
+        }
+        assertEquals(1, temporaryDirectories(), "the server is writing the file");
+        server.destroy(); // SIGTERM
+
+        assertTrue(call.waitFor(120, TimeUnit.SECONDS));
+        assertTrue(server.onExit().get(60, TimeUnit.SECONDS) != null);
+        assertEquals(0, call.exitValue());
+        assertEquals(expected.out(), new String(call.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        assertEquals(0, temporaryDirectories(), "no directory left in the build folder");
+        assertEquals(List.of("serve"), Files.readAllLines(starts), "answered by the stopping server");
+        assertTrue(CliRun.of("list", big.toString()).out().contains("relocation"));
+    }
+
+    @Test
+    void helpAndVersionAsTheManPageSays() throws Exception {
+        Process help = start(ProcessBuilder.Redirect.PIPE, "--help");
+        assertTrue(help.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, help.exitValue());
+        assertEquals(
+                CliRun.of("recordmcount", "--help").out(),
+                new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        Process version = start(ProcessBuilder.Redirect.PIPE, "-V");
+        assertTrue(version.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, version.exitValue());
+        assertEquals(
+                CliRun.of("--version").out(),
+                new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    private Path stateFile() throws IOException {
+        try (var files = Files.list(runtime.resolve("mcountkit"))) {
+            return files.filter(f -> f.getFileName().toString().matches("server3[^.]*"))
+                    .findFirst()
+                    .orElseThrow();
+        }
+    }
+
+    private long temporaryDirectories() throws IOException {
+        try (var files = Files.list(work)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".mcountkit-tmp"))
+                    .count();
         }
     }
 
@@ -175,10 +261,19 @@ class RecordmcountScriptTest {
     }
 
     private Process start(String... args) throws IOException {
-        return start(Collections.emptyMap(), args);
+        return start(Collections.emptyMap(), ProcessBuilder.Redirect.DISCARD, args);
+    }
+
+    private Process start(ProcessBuilder.Redirect output, String... args) throws IOException {
+        return start(Collections.emptyMap(), output, args);
     }
 
     private Process start(java.util.Map<String, String> env, String... args) throws IOException {
+        return start(env, ProcessBuilder.Redirect.DISCARD, args);
+    }
+
+    private Process start(java.util.Map<String, String> env, ProcessBuilder.Redirect output, String... args)
+            throws IOException {
         List<String> command = new ArrayList<>(List.of(script.toString()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile());
@@ -186,7 +281,7 @@ class RecordmcountScriptTest {
         pb.environment().put("MCOUNTKIT_SERVER_IDLE", "30");
         pb.environment().remove("MCOUNTKIT_PLUGINS");
         pb.environment().putAll(env);
-        pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.redirectOutput(output);
         return pb.start();
     }
 

@@ -3,6 +3,7 @@ package org.mcountkit.core.pipeline;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -95,13 +96,11 @@ public final class Recorder {
             }
             ElfImage image = ElfImage.of(file, backends.require(file.target()));
             String machine = image.machine();
-            if (file.section(McountLocSections.TABLE).isPresent()) {
-                List<Diagnostic> notes = List.of(
-                        Diagnostic.of(Severity.NOTE, "already has " + McountLocSections.TABLE + ": left unchanged"));
-                return new FileReport(path, machine, file.target(), List.of(), List.of(), notes, false);
-            }
             SiteScan scan = image.relocationSites();
             List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
+            if (file.section(McountLocSections.TABLE).isPresent()) {
+                return alreadyRecorded(path, image, scan, diagnostics, options);
+            }
             if (scan.traced().isEmpty() && scan.untraced().isEmpty() && SlimLto.is(file)) {
                 // As recordmcount.c, which finds no call and succeeds, but saying why.
                 diagnostics.add(Diagnostic.of(Severity.WARNING, SlimLto.MESSAGE));
@@ -114,17 +113,7 @@ public final class Recorder {
                     FoundSite.sites(scan.untraced()),
                     diagnostics,
                     false);
-            if (unchanged.hasErrors() || (options.strict() && unchanged.hasWarnings())) {
-                if (options.strict() && !unchanged.hasErrors()) {
-                    // Counted rather than "above": with -q the warnings themselves are not printed.
-                    long warnings = diagnostics.stream()
-                            .filter(d -> d.severity() == Severity.WARNING)
-                            .count();
-                    diagnostics.add(Diagnostic.of(
-                            Severity.ERROR,
-                            "--strict: " + warnings + " warning" + (warnings == 1 ? "" : "s")
-                                    + "; file left unchanged"));
-                }
+            if (refused(unchanged, diagnostics, options)) {
                 return unchanged;
             }
             ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
@@ -162,6 +151,61 @@ public final class Recorder {
             return new FileReport(
                     path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(), diagnostics, true);
         }
+    }
+
+    /**
+     * Whether the file is left as it is for its errors, or under --strict for its warnings (then
+     * adding the error that says so).
+     */
+    private static boolean refused(FileReport report, List<Diagnostic> diagnostics, RecordOptions options) {
+        if (!report.hasErrors() && !(options.strict() && report.hasWarnings())) {
+            return false;
+        }
+        if (!report.hasErrors()) {
+            // Counted rather than "above": with -q the warnings themselves are not printed.
+            long warnings = diagnostics.stream()
+                    .filter(d -> d.severity() == Severity.WARNING)
+                    .count();
+            diagnostics.add(Diagnostic.of(
+                    Severity.ERROR,
+                    "--strict: " + warnings + " warning" + (warnings == 1 ? "" : "s") + "; file left unchanged"));
+        }
+        return true;
+    }
+
+    /**
+     * A file that has its table already (recorded before, or by its compiler) is left as it is,
+     * but reported as the run that wrote the table reported it: its sites, the warnings, and the
+     * untraced sections (read back from the calls that run turned into NOPs, {@link NoppedCalls}).
+     * So a second run prints what the first one printed: the build server's client runs a call
+     * again in a JVM of its own when the server wrote the file but its answer was lost.
+     */
+    private FileReport alreadyRecorded(
+            Path path, ElfImage image, SiteScan scan, List<Diagnostic> diagnostics, RecordOptions options) {
+        List<FoundSite> untraced = new ArrayList<>(scan.untraced());
+        if (!image.abi().keepsUntracedCalls()) {
+            // The calls still there are those the first run could not NOP and warned about: the
+            // same attempt, its output discarded, gives the same warnings.
+            List<Diagnostic> attempt = new ArrayList<>();
+            new UntracedCallNopper(
+                            image, ElfAppender.inPlace(image.file(), image.abi().relocationInfo()))
+                    .nop(scan.untraced(), attempt);
+            attempt.stream().filter(d -> d.severity() == Severity.WARNING).forEach(diagnostics::add);
+            untraced.addAll(NoppedCalls.of(image));
+            // In the order a first run meets them: by relocation section, as its scan reads them.
+            untraced.sort(Comparator.comparingInt(FoundSite::relocationSection));
+        }
+        FileReport report = new FileReport(
+                path,
+                image.machine(),
+                image.target(),
+                FoundSite.sites(scan.traced()),
+                FoundSite.sites(untraced),
+                diagnostics,
+                false);
+        diagnostics.add(Diagnostic.of(Severity.NOTE, "already has " + McountLocSections.TABLE + ": left unchanged"));
+        refused(report, diagnostics, options);
+        return report;
     }
 
     private static List<McountLocSections.Entry> entries(
