@@ -82,7 +82,7 @@ final class ListCommand implements Callable<Integer> {
         int bad = 0;
         for (Outcome outcome : outcomes) {
             if (outcome.isFailure()) {
-                reporter.failed(outcome.file(), outcome.reason());
+                reporter.failed(outcome.file(), outcome);
             } else if (style == OutputStyle.Style.text) {
                 text.write(outcome.report(), out);
                 out.flush();

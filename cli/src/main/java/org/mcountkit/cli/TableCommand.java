@@ -1,6 +1,7 @@
 package org.mcountkit.cli;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,6 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code table}: one __mcount_loc table from the sites of some inputs, to link in after the final link. */
@@ -45,6 +47,9 @@ final class TableCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @ParentCommand
+    McountkitCommand mcountkitCommand;
 
     @Mixin
     Verbosity verbosity;
@@ -98,8 +103,14 @@ final class TableCommand implements Callable<Integer> {
         }
         if (toStandardOutput && format == Format.object) {
             // Bytes, not text: straight to the process's standard output, as llvm-objcopy's -o - does.
-            System.out.write(new TableObjectWriter().write(table));
-            System.out.flush();
+            // A write error is kept by that stream, and Main reports it.
+            OutputStream bytes = mcountkitCommand.standardOutput();
+            try {
+                bytes.write(new TableObjectWriter().write(table));
+                bytes.flush();
+            } catch (IOException e) {
+                return 1;
+            }
         } else if (output != null && !toStandardOutput) {
             try {
                 mcountkit.writeTable(table, TableFormat.valueOf(format.name().toUpperCase(Locale.ROOT)), output);
