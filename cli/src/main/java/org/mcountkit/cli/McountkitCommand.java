@@ -12,11 +12,24 @@ import picocli.CommandLine.Command;
         name = "mcountkit",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
-        description = "Finds and records function-tracing call sites (mcount, __fentry__) in ELF files.",
-        footer = {
-            "",
+        description = {
+            "Finds and records function-tracing call sites (mcount, __fentry__) in ELF files.",
             "mcountkit recordmcount [-w] FILE... takes the kernel's recordmcount command line as it is;"
                     + " mcountkit-recordmcount, beside this command, does the same through the build server."
+        },
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:Every file is done.",
+            "1:A file could not be read or written, or had an error; or standard output could not be written.",
+            "2:A wrong command line: an unknown command or option, a missing or bad value.",
+            "141:Standard output was a pipe its reader closed early (| head), as SIGPIPE ends a C program."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  mcountkit list foo.o",
+            "  mcountkit record -w foo.o",
+            "  mcountkit verify vmlinux",
+            "  mcountkit help list"
         },
         subcommands = {
             RecordCommand.class,
@@ -114,14 +127,14 @@ final class McountkitCommand implements Runnable {
     }
 
     /**
-     * The machines of the built-in backends, before the footer of {@code mcountkit --help}; the
+     * The machines of the built-in backends, after the commands of {@code mcountkit --help}; the
      * backends are loaded only when the help is drawn, so no other run pays for it.
      */
     private static void addMachinesSection(CommandLine commandLine) {
         String key = "machines";
         commandLine.getHelpSectionMap().put(key, help -> machinesSection(Version.machines()));
         List<String> keys = new ArrayList<>(commandLine.getHelpSectionKeys());
-        keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), key);
+        keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_EXIT_CODE_LIST_HEADING), key);
         commandLine.setHelpSectionKeys(keys);
     }
 

@@ -31,10 +31,17 @@ import picocli.CommandLine.Spec;
         name = "table",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:The table was written.",
+            "1:An input had a problem; nothing was written.",
+            "2:A wrong command line: an unknown option, a missing or bad value."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {"  mcountkit table --sort -o table.o prog", "  mcountkit table --format asm a.o b.o > table.S"},
         description = {
             "Write one __mcount_loc table for the call sites of the inputs (objects, ld -r outputs or"
-                    + " linked images), as a relocatable object, assembly or JSON; @FILE reads arguments from FILE.",
-            "Exit 0 when the table was written, 1 when an input had a problem (nothing is written then)."
+                    + " linked images), as a relocatable object, assembly or JSON; @FILE reads arguments from FILE."
         })
 final class TableCommand implements Callable<Integer> {
 
