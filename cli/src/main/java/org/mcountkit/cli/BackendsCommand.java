@@ -13,6 +13,11 @@ import picocli.CommandLine.Spec;
         name = "backends",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:The machines are listed.", "2:A wrong command line, or a --plugin-path that cannot be used."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {"  mcountkit backends", "  mcountkit backends --plugin-path ~/mcountkit-plugins"},
         description = {
             "List every machine the loaded backends (built-in and plugins) handle: its name, e_machine,"
                     + " ELF class, byte order, table relocation, hooks, backend and where it was loaded from."

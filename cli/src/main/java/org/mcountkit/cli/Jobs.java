@@ -1,15 +1,27 @@
 package org.mcountkit.cli;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code --jobs N}: how many files are processed at once in this JVM. */
 final class Jobs {
 
-    static final int DEFAULT = Runtime.getRuntime().availableProcessors();
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    int jobs = JobCount.DEFAULT;
 
     @Option(
             names = {"-j", "--jobs"},
             paramLabel = "N",
-            description = "Files processed in parallel (default: the number of cores).")
-    int jobs = DEFAULT;
+            description = "Files processed in parallel, 1 to " + JobCount.MAX + " (default: the number of cores).")
+    void jobs(int n) {
+        if (!JobCount.valid(n)) {
+            throw new ParameterException(
+                    spec.commandLine(), "-j takes 1 to " + JobCount.MAX + " files processed in parallel, not " + n);
+        }
+        jobs = n;
+    }
 }

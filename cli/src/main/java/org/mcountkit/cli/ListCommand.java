@@ -22,6 +22,18 @@ import picocli.CommandLine.Spec;
         name = "list",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:Every file is listed.",
+            "1:A file could not be read, or had an error.",
+            "2:A wrong command line: an unknown option, a missing or bad value."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  mcountkit list foo.o",
+            "  mcountkit list --json vmlinux > sites.json",
+            "  cat foo.o | mcountkit list -"
+        },
         description = {
             "List the call sites of each file without changing it; @FILE reads arguments from FILE.",
             "Text: FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE per site, then 0xADDRESS for linked images.",
@@ -83,7 +95,7 @@ final class ListCommand implements Callable<Integer> {
         int bad = 0;
         for (Outcome outcome : outcomes) {
             if (outcome.isFailure()) {
-                reporter.failed(outcome.file(), outcome.reason());
+                reporter.failed(outcome.file(), outcome);
             } else if (style == OutputStyle.Style.text) {
                 text.write(outcome.report(), out);
                 out.flush();

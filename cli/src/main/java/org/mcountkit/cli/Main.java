@@ -1,5 +1,7 @@
 package org.mcountkit.cli;
 
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -21,14 +23,43 @@ public final class Main {
         System.exit(run(args));
     }
 
-    /** Runs the command line and returns the exit code: 0 ok, 1 input problem, 2 usage. */
-    @SuppressWarnings("DefaultCharset") // on JDK 18+ these writers take System.out's and System.err's own charset
+    /**
+     * Runs the command line and returns the exit code: 0 ok, 1 input problem (or standard output
+     * could not be written), 2 usage, 141 standard output was a pipe closed early.
+     */
+    @SuppressWarnings("DefaultCharset") // on JDK 18+ this writer takes System.err's own charset
     public static int run(String... args) {
-        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+        CheckedOutput bytes = CheckedOutput.standardOutput();
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(bytes, CheckedOutput.charset()), true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        int code = runReportingOutOfMemory(out, bytes, err, args);
+        out.flush();
+        return bytes.failure()
+                .map(e -> StandardOutputFailure.report(e, err, code))
+                .orElse(code);
+    }
+
+    /**
+     * Out of heap outside the per-file work, which names its file (verify, patch, prune, table):
+     * one line instead of the JVM's trace (what ran out is garbage by the time it is caught).
+     */
+    private static int runReportingOutOfMemory(PrintWriter out, OutputStream bytes, PrintWriter err, String... args) {
+        try {
+            return run(out, bytes, err, args);
+        } catch (OutOfMemoryError e) {
+            err.println("mcountkit: " + OutOfMemory.reason());
+            err.flush();
+            return 1;
+        }
     }
 
     /** Like {@link #run(String...)}, printing results to {@code out} and problems to {@code err}. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
+        return run(out, System.out, err, args);
+    }
+
+    /** As {@link #run(PrintWriter, PrintWriter, String...)}, binary output ({@code table -o -}) to {@code bytes}. */
+    static int run(PrintWriter out, OutputStream bytes, PrintWriter err, String... args) {
         if (args.length > 0 && args[0].equals("recordmcount")) {
             Mcountkit mcountkit;
             try {
@@ -48,7 +79,7 @@ public final class Main {
             }
             return RecordRun.run(mcountkit, plain.get(), Path.of(""), out, err);
         }
-        return McountkitCommand.execute(out, err, args);
+        return McountkitCommand.execute(out, bytes, err, args);
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.mcountkit.cli;
 
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,19 +12,24 @@ import picocli.CommandLine.Command;
         name = "mcountkit",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
-        description = "Finds and records function-tracing call sites (mcount, __fentry__) in ELF files.",
-        footer = {
-            "",
+        description = {
+            "Finds and records function-tracing call sites (mcount, __fentry__) in ELF files.",
             "mcountkit recordmcount [-w] FILE... takes the kernel's recordmcount command line as it is;"
-                    + " mcountkit-recordmcount, beside this command, does the same through the build server.",
-            "",
-            "Environment (read by the mcountkit and mcountkit-recordmcount scripts):",
-            "  JAVA_HOME               the JDK to run (else Temurin 25 when installed, else java on PATH)",
-            "  MCOUNTKIT_HEAP          the JVM's heap limit, -Xmx (default 256m)",
-            "  MCOUNTKIT_PLUGINS       extra backend jars, ':'-separated",
-            "  MCOUNTKIT_NO_CDS=1      no class-data archive or AOT cache in ~/.cache/mcountkit",
-            "  MCOUNTKIT_SERVER=0      mcountkit-recordmcount runs each call in its own JVM",
-            "  MCOUNTKIT_SERVER_IDLE   seconds the build server waits for a call before it stops (default 120)"
+                    + " mcountkit-recordmcount, beside this command, does the same through the build server."
+        },
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:Every file is done.",
+            "1:A file could not be read or written, or had an error; or standard output could not be written.",
+            "2:A wrong command line: an unknown command or option, a missing or bad value.",
+            "141:Standard output was a pipe its reader closed early (| head), as SIGPIPE ends a C program."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  mcountkit list foo.o",
+            "  mcountkit record -w foo.o",
+            "  mcountkit verify vmlinux",
+            "  mcountkit help list"
         },
         subcommands = {
             RecordCommand.class,
@@ -42,6 +48,22 @@ final class McountkitCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Where binary output goes ({@code table -o -}): standard output's bytes, beside the text writer. */
+    private final OutputStream standardOutput;
+
+    /** For picocli's generators (man pages, completion), which never run a command. */
+    McountkitCommand() {
+        this(System.out);
+    }
+
+    McountkitCommand(OutputStream standardOutput) {
+        this.standardOutput = standardOutput;
+    }
+
+    OutputStream standardOutput() {
+        return standardOutput;
+    }
+
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
@@ -49,18 +71,79 @@ final class McountkitCommand implements Runnable {
 
     private static int usageError(CommandLine.ParameterException e, String[] args) {
         CommandLine failed = e.getCommandLine();
+        CommandLine top = failed;
+        while (top.getParent() != null) {
+            top = top.getParent();
+        }
+        String unknown = unknownCommand(top, e, args);
+        if (unknown != null) {
+            return UsageError.print(
+                    top.getErr(), top.getCommandSpec().qualifiedName(), "unknown command '" + unknown + "'");
+        }
         return UsageError.print(failed.getErr(), failed.getCommandSpec().qualifiedName(), e.getMessage());
     }
 
     /**
-     * The machines of the built-in backends, before the footer of {@code mcountkit --help}; the
+     * The command the line names that does not exist, else null: its first word, when that is no
+     * option or argument file (the rest is not read then: {@code nosuch list} is not list's
+     * missing FILE), or the word picocli found no place for where a command was due
+     * ({@code help nosuch}).
+     */
+    private static String unknownCommand(CommandLine top, CommandLine.ParameterException e, String[] args) {
+        if (args.length > 0
+                && !args[0].startsWith("-")
+                && !args[0].startsWith("@")
+                && !top.getSubcommands().containsKey(args[0])) {
+            return args[0];
+        }
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched
+                && !e.getCommandLine().getSubcommands().isEmpty()
+                && !unmatched.getUnmatched().isEmpty()
+                && !unmatched.getUnmatched().get(0).startsWith("-")) {
+            return unmatched.getUnmatched().get(0);
+        }
+        return null;
+    }
+
+    /**
+     * Runs the command the line names, after refusing a command that does not exist however the
+     * line goes on: picocli keeps the words it does not know and shows the help anyway when
+     * {@code --help} or {@code --version} follows them ({@code mcountkit nosuch --help} exited 0),
+     * and its {@code help} words an unknown command differently from the parser.
+     */
+    private static int runKnownCommand(CommandLine.ParseResult parsed) {
+        CommandLine top = parsed.commandSpec().commandLine();
+        if (!parsed.unmatched().isEmpty()) {
+            throw new CommandLine.UnmatchedArgumentException(top, parsed.unmatched());
+        }
+        if (parsed.hasSubcommand()
+                && parsed.subcommand().commandSpec().userObject() instanceof CommandLine.HelpCommand) {
+            String named = parsed.subcommand().matchedPositionalValue(0, (String) null);
+            if (named != null && !top.getSubcommands().containsKey(named)) {
+                throw new CommandLine.UnmatchedArgumentException(top, List.of(named));
+            }
+        }
+        return new CommandLine.RunLast().execute(parsed);
+    }
+
+    /**
+     * The machines of the built-in backends, after the commands of {@code mcountkit --help}; the
      * backends are loaded only when the help is drawn, so no other run pays for it.
      */
     private static void addMachinesSection(CommandLine commandLine) {
         String key = "machines";
         commandLine.getHelpSectionMap().put(key, help -> machinesSection(Version.machines()));
         List<String> keys = new ArrayList<>(commandLine.getHelpSectionKeys());
-        keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), key);
+        keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_EXIT_CODE_LIST_HEADING), key);
+        commandLine.setHelpSectionKeys(keys);
+    }
+
+    /** The launcher's environment variables, last, in columns of their own. */
+    private static void addEnvironmentSection(CommandLine commandLine) {
+        String key = "environment";
+        commandLine.getHelpSectionMap().put(key, help -> EnvironmentSection.text());
+        List<String> keys = new ArrayList<>(commandLine.getHelpSectionKeys());
+        keys.add(key);
         commandLine.setHelpSectionKeys(keys);
     }
 
@@ -81,12 +164,14 @@ final class McountkitCommand implements Runnable {
     }
 
     /** Parses and runs {@code args}; returns the exit code. */
-    static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = new CommandLine(new McountkitCommand());
+    static int execute(PrintWriter out, OutputStream bytes, PrintWriter err, String... args) {
+        CommandLine commandLine = new CommandLine(new McountkitCommand(bytes));
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(McountkitCommand::usageError);
+        commandLine.setExecutionStrategy(McountkitCommand::runKnownCommand);
         addMachinesSection(commandLine);
+        addEnvironmentSection(commandLine);
         return commandLine.execute(args);
     }
 }

@@ -22,13 +22,20 @@ import picocli.CommandLine.Spec;
         name = "patch",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:Every file is patched (or was already).",
+            "1:A file could not be read or written, or a site held something else.",
+            "2:A wrong command line: an unknown option, a missing or bad value."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {"  mcountkit patch --nop prog", "  mcountkit patch --call --target my_hook prog"},
         description = {
             "Rewrite every site of each file to the backend's NOP (--nop) or call (--call), in place and"
                     + " atomically. Each site must hold the call or a NOP first; if any holds something else the file is"
                     + " left unchanged. Patching twice changes nothing the second time.",
             "Prints FILE: N patched, N unchanged, N skipped per file; a refused site as"
-                    + " mcountkit: FILE: SECTION+0xOFFSET 0xADDRESS FUNCTION: found BYTES, expected ... on stderr.",
-            "Exit 0 when every file is fine, 1 otherwise."
+                    + " mcountkit: FILE: SECTION+0xOFFSET 0xADDRESS FUNCTION: found BYTES, expected ... on stderr."
         })
 final class PatchCommand implements Callable<Integer> {
 

@@ -67,7 +67,7 @@ final class PlainRecordLine {
         boolean quiet = false;
         boolean strict = false;
         boolean fsync = false;
-        int jobs = Jobs.DEFAULT;
+        int jobs = JobCount.DEFAULT;
         Set<String> given = new HashSet<>();
         List<Path> files = new ArrayList<>();
         List<Path> pluginPath = new ArrayList<>();
@@ -96,7 +96,10 @@ final class PlainRecordLine {
                     }
                 }
                 case "-j" -> {
-                    if (++i == words.size() || !isCount(words.get(i))) {
+                    // A count out of range is left to picocli, which refuses it.
+                    if (++i == words.size()
+                            || !isCount(words.get(i))
+                            || !JobCount.valid(Integer.parseInt(words.get(i)))) {
                         return Optional.empty();
                     }
                     jobs = Integer.parseInt(words.get(i));

@@ -21,6 +21,14 @@ import picocli.CommandLine.Spec;
         name = "prune",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:Every image is pruned (or already was).",
+            "1:An image could not be read, pruned or written.",
+            "2:A wrong command line: an unknown option, a missing or bad value."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {"  mcountkit prune --dry-run vmlinux", "  mcountkit prune vmlinux"},
         description = {
             "Zero every __mcount_loc entry of each linked image that verify reports as outside-function (inside"
                     + " no function symbol: the dead code of an overridden weak function) and sort the table with the"
@@ -30,8 +38,7 @@ import picocli.CommandLine.Spec;
                     + " dynamic R_*_RELATIVE) becomes the machine's NONE type, so the entry stays 0 at run time."
                     + " The file is replaced atomically; pruning twice changes nothing the second time.",
             "Prints IMAGE: TABLE+0xENTRY 0xADDRESS ?: zeroed: REASON per entry (would zero, with --dry-run),"
-                    + " then IMAGE: N entries, N zero before, N zeroed, N relocations made NONE, and what was done.",
-            "Exit 0 when every image is pruned (or already was), 1 when any cannot be read, pruned or written."
+                    + " then IMAGE: N entries, N zero before, N zeroed, N relocations made NONE, and what was done."
         })
 final class PruneCommand implements Callable<Integer> {
 

@@ -15,10 +15,17 @@ import picocli.CommandLine.Spec;
         name = "record",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:Every file is recorded (or has no call site).",
+            "1:A file could not be read or written, or had an error (or, with --strict, a warning).",
+            "2:A wrong command line: an unknown option, a missing or bad value."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {"  mcountkit record foo.o bar.o", "  mcountkit record -w -j 8 @objects.txt"},
         description = {
             "Append a __mcount_loc table of the call sites in traced sections to each object, in place.",
-            "Accepts recordmcount's arguments; @FILE reads arguments from FILE.",
-            "Exit 0 when every file is fine, 1 otherwise."
+            "Accepts recordmcount's arguments; @FILE reads arguments from FILE."
         })
 final class RecordCommand implements Callable<Integer> {
 

@@ -46,7 +46,7 @@ final class RecordRun {
         int bad = 0;
         for (Outcome outcome : outcomes) {
             if (outcome.isFailure()) {
-                reporter.failed(given.get(outcome.file()), outcome.reason());
+                reporter.failed(given.get(outcome.file()), outcome);
             } else {
                 FileReport report = outcome.report();
                 reporter.diagnostics(given.get(outcome.file()), report);

@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
+import org.mcountkit.core.Failure;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Outcome;
 import org.mcountkit.core.output.OneLine;
 
 /** Prints problems as {@code mcountkit: FILE: reason}, filtered by verbosity. */
@@ -17,6 +19,11 @@ final class Reporter {
     Reporter(PrintWriter err, Verbosity verbosity) {
         this.err = err;
         this.verbosity = verbosity;
+    }
+
+    /** A file that could not be done, named as the user gave it; a heap too small says how to raise it. */
+    void failed(Path shownAs, Outcome outcome) {
+        failed(shownAs, outcome.failure() == Failure.OUT_OF_MEMORY ? OutOfMemory.reason() : outcome.reason());
     }
 
     void failed(Path file, String reason) {

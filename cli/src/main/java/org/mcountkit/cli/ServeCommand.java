@@ -15,6 +15,14 @@ import picocli.CommandLine.Spec;
         name = "serve",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:The server stopped after --idle seconds without a call.",
+            "1:The server could not start.",
+            "2:A wrong command line: an unknown option, a missing or bad value."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {"  mcountkit serve --state \"$XDG_RUNTIME_DIR/mcountkit/server\" --idle 60"},
         description = {
             "Answer mcountkit-recordmcount calls from one JVM until idle (started by that script;"
                     + " rarely run by hand).",

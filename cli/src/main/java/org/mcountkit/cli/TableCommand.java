@@ -1,6 +1,7 @@
 package org.mcountkit.cli;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,6 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code table}: one __mcount_loc table from the sites of some inputs, to link in after the final link. */
@@ -30,10 +32,17 @@ import picocli.CommandLine.Spec;
         name = "table",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:The table was written.",
+            "1:An input had a problem; nothing was written.",
+            "2:A wrong command line: an unknown option, a missing or bad value."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {"  mcountkit table --sort -o table.o prog", "  mcountkit table --format asm a.o b.o > table.S"},
         description = {
             "Write one __mcount_loc table for the call sites of the inputs (objects, ld -r outputs or"
-                    + " linked images), as a relocatable object, assembly or JSON; @FILE reads arguments from FILE.",
-            "Exit 0 when the table was written, 1 when an input had a problem (nothing is written then)."
+                    + " linked images), as a relocatable object, assembly or JSON; @FILE reads arguments from FILE."
         })
 final class TableCommand implements Callable<Integer> {
 
@@ -46,6 +55,9 @@ final class TableCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @ParentCommand
+    McountkitCommand mcountkitCommand;
 
     @Mixin
     Verbosity verbosity;
@@ -99,8 +111,14 @@ final class TableCommand implements Callable<Integer> {
         }
         if (toStandardOutput && format == Format.object) {
             // Bytes, not text: straight to the process's standard output, as llvm-objcopy's -o - does.
-            System.out.write(new TableObjectWriter().write(table));
-            System.out.flush();
+            // A write error is kept by that stream, and Main reports it.
+            OutputStream bytes = mcountkitCommand.standardOutput();
+            try {
+                bytes.write(new TableObjectWriter().write(table));
+                bytes.flush();
+            } catch (IOException e) {
+                return 1;
+            }
         } else if (output != null && !toStandardOutput) {
             try {
                 reporter.diagnostics(

@@ -26,6 +26,14 @@ import picocli.CommandLine.Spec;
         name = "verify",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:No entry is bad.",
+            "1:An entry is bad (or, with --strict, outside a function), or an image cannot be read.",
+            "2:A wrong command line: an unknown option, a missing or bad value."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {"  mcountkit verify vmlinux", "  mcountkit verify --strict --json prog"},
         description = {
             "Check every __mcount_loc and __patchable_function_entries entry of each linked image:"
                     + " it must lie in a traced section and hold the call to the hook or a NOP.",
@@ -34,9 +42,7 @@ import picocli.CommandLine.Spec;
                     + " skips or NOPs. It is not bad unless --strict is given.",
             "Text: IMAGE: TABLE+0xENTRY 0xADDRESS FUNCTION: REASON: found BYTES, expected ... per bad entry,"
                     + " IMAGE: TABLE+0xENTRY 0xADDRESS ?: outside-function: REASON: found BYTES per entry outside"
-                    + " a function, then a summary line per image. --format json and jsonl: see docs/commands.md.",
-            "Exit 0 when no entry is bad, 1 when any is bad (or, with --strict, outside a function) or an"
-                    + " image cannot be read."
+                    + " a function, then a summary line per image. --format json and jsonl: see docs/commands.md."
         })
 final class VerifyCommand implements Callable<Integer> {
 

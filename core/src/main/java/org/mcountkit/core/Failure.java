@@ -29,6 +29,8 @@ public enum Failure {
     BAD_PLUGIN_PATH,
     /** The file changed while it was being read. */
     CHANGED_WHILE_READ,
+    /** The JVM's heap was too small for this file: a larger one (-Xmx) reads it. */
+    OUT_OF_MEMORY,
     /** A bug in mcountkit: the message says where. */
     INTERNAL
 }

@@ -85,6 +85,10 @@ public final class BatchRunner {
             return Outcome.failed(file, e.failure(), e.getMessage());
         } catch (RuntimeException e) {
             return Outcome.failed(file, Failure.INTERNAL, "internal error: " + e);
+        } catch (OutOfMemoryError e) {
+            // The file's own data is garbage once this frame is left, so the other files still
+            // get the heap; the caller knows how the heap is set and says how to raise it.
+            return Outcome.failed(file, Failure.OUT_OF_MEMORY, "out of memory");
         } catch (InternalError e) {
             // What the JVM throws when a mapped file shrinks under a read (SIGBUS).
             return Outcome.failed(

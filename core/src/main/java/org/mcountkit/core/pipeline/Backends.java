@@ -47,9 +47,18 @@ public final class Backends {
         ClassLoader base = Backends.class.getClassLoader();
         List<ArchBackend> found = new ArrayList<>(load(base).all());
         for (Path jar : PluginJars.in(directories)) {
+            PluginJars.requireJar(jar);
             URLClassLoader loader = new URLClassLoader(new URL[] {PluginJars.url(jar)}, base);
             // The jar's loader also sees the class path's backends: keep only the jar's own.
-            found.addAll(providers(loader, jar.toString(), type -> type.getClassLoader() == loader));
+            List<ArchBackend> own = providers(loader, jar.toString(), type -> type.getClassLoader() == loader);
+            if (own.isEmpty()) {
+                // Each jar has a class loader of its own, so a jar without a backend can serve
+                // none: the directory holds something other than what the user meant.
+                throw new InputException(
+                        Failure.BAD_PLUGIN_PATH,
+                        jar + ": no backend in it (no META-INF/services/" + ArchBackend.class.getName() + ")");
+            }
+            found.addAll(own);
         }
         return new Backends(found);
     }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
@@ -37,6 +38,19 @@ final class PluginJars {
             }
         }
         return jars;
+    }
+
+    /**
+     * Refuses a {@code .jar} that is no jar: the class loader would skip it without a word.
+     *
+     * @throws InputException naming the jar and why it cannot be opened
+     */
+    static void requireJar(Path jar) {
+        try (JarFile opened = new JarFile(jar.toFile())) {
+            opened.getManifest();
+        } catch (IOException | SecurityException e) {
+            throw new InputException(Failure.BAD_PLUGIN_PATH, jar + ": not a jar: " + e.getMessage());
+        }
     }
 
     static URL url(Path jar) {

@@ -1,6 +1,7 @@
 package org.mcountkit.core.batch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mcountkit.core.Failure;
+import org.mcountkit.core.Outcome;
 
 /** A batch processes each file once, and hard links are different files. */
 class BatchRunnerTest {
@@ -43,5 +46,27 @@ class BatchRunnerTest {
         });
 
         assertEquals(List.of("slept 40", "slept 0", "slept 20", "slept 0", "slept 10"), results);
+    }
+
+    /** A file the heap is too small for fails alone, as an outcome the caller can name, not a trace. */
+    @Test
+    void aFileThatRunsOutOfHeapFailsAloneAndTheOthersAreDone() {
+        Path big = dir.resolve("big.o");
+        Path small = dir.resolve("small.o");
+
+        List<Outcome> outcomes = new BatchRunner(1)
+                .run(
+                        List.of(big, small),
+                        file -> {
+                            if (file.equals(big)) {
+                                throw new OutOfMemoryError("Java heap space");
+                            }
+                            return null;
+                        },
+                        outcome -> {});
+
+        assertEquals(Failure.OUT_OF_MEMORY, outcomes.get(0).failure());
+        assertEquals("out of memory", outcomes.get(0).reason());
+        assertFalse(outcomes.get(1).isFailure(), outcomes.get(1).toString());
     }
 }
