@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -27,7 +28,9 @@ import org.mcountkit.core.testkit.Toolchain;
  * bounded number of times, however many calls there are: counted on real objects with 1,000 and
  * 8,000 untraced calls, the work grows with the input, not with its square. (NOPing once rescanned
  * a section's relocations per call: 20,000 calls took 18 s, 64 times the work of 1,000 per 8 times
- * the calls; here that would be some 130 million reads.)
+ * the calls; here that would be some 130 million reads.) Writing the NOPs and the retyped
+ * relocations out allocates in proportion to them too: N calls whose relocations lie side by side
+ * once took N^2/2 bytes of copies, one merge of the whole run per relocation.
  */
 class LinearWorkTest {
 
@@ -50,6 +53,55 @@ class LinearWorkTest {
         }
         double growth = (double) large.reads() / small.reads();
         assertTrue(growth < 10, "8 times the calls took " + growth + " times the reads (quadratic work: 64)");
+    }
+
+    @Test
+    void writingOutAdjacentRetypedRelocationsIsLinearInTheirNumber() throws IOException {
+        long small = writeAllocation(1_000);
+        long large = writeAllocation(8_000);
+
+        double growth = (double) large / small;
+        assertTrue(
+                growth < 16,
+                "8 times the calls took " + growth + " times the bytes allocated to write the file (" + small + ", "
+                        + large + "; quadratic work: 64)");
+    }
+
+    /**
+     * Bytes this thread allocates to write an object with {@code calls} untraced functions whose
+     * only relocation is their hook call's, so every NOPed call retypes the relocation next to
+     * the last one's: counted, not timed.
+     */
+    private long writeAllocation(int calls) throws IOException {
+        StringBuilder source = new StringBuilder("extern int ext(int);\n");
+        for (int i = 0; i < calls; i++) {
+            source.append("__attribute__((section(\".noinstr.text\"))) int v")
+                    .append(i)
+                    .append("(int x) { return x * ")
+                    .append(i)
+                    .append(" + 1; }\n");
+        }
+        source.append("int t0(int x) { return ext(x); }\n");
+        Path object = Toolchain.X86_64.compile(
+                Samples.write(dir, "v" + calls + ".c", source.toString()),
+                dir.resolve("v" + calls + ".o"),
+                "-pg",
+                "-mfentry");
+        try (MappedElfFile file = MappedElfFile.open(object)) {
+            ElfImage image = ElfImage.of(file, new X86Backend());
+            SiteScan scan = image.relocationSites();
+            ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
+            int nopped = new UntracedCallNopper(image, out).nop(scan.untraced(), new ArrayList<>());
+            assertEquals(calls, nopped, "every untraced call NOPed");
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            try (FileChannel written = FileChannel.open(
+                    dir.resolve("v" + calls + ".out"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                long before = threads.getCurrentThreadAllocatedBytes();
+                out.writeTo(written);
+                return threads.getCurrentThreadAllocatedBytes() - before;
+            }
+        }
     }
 
     /** Compiles {@code calls} untraced functions (and two traced ones), scans and NOPs them, counting reads. */

@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +55,41 @@ class ByteEditsTest {
         assertArrayEquals("W-YZefghi!".getBytes(StandardCharsets.US_ASCII), applied(edits, "abcdefghij"));
     }
 
+    /**
+     * Many edits, overlapping, touching, a few bytes apart (joined into one run with the old
+     * bytes between) and far apart (runs of their own), come out as painting each on the old
+     * bytes in turn would make them, from memory and from an open file.
+     */
+    @Test
+    void manyEditsNearAndFarComeOutAsPaintedInTurn() throws IOException {
+        Random random = new Random(32);
+        byte[] old = new byte[64 * ByteEdits.JOIN_GAP];
+        random.nextBytes(old);
+        byte[] painted = old.clone();
+        ByteEdits edits = new ByteEdits();
+        for (int i = 0; i < 2_000; i++) {
+            byte[] bytes = new byte[1 + random.nextInt(i % 10 == 0 ? 3 * ByteEdits.JOIN_GAP : 24)];
+            random.nextBytes(bytes);
+            int offset = random.nextInt(old.length - bytes.length + 1);
+            if (i % 3 == 0) {
+                // Far out: most of these land more than JOIN_GAP from any other edit.
+                offset = (offset / 8) * 8 % (old.length - bytes.length + 1);
+            }
+            edits.put(offset, bytes);
+            System.arraycopy(bytes, 0, painted, offset, bytes.length);
+        }
+        Path file = Files.write(dir.resolve("old"), old);
+
+        byte[] expected = Arrays.copyOf(painted, painted.length + 1);
+        expected[painted.length] = '!';
+        assertArrayEquals(expected, writtenBytes(edits, FileBytes.of(ByteBuffer.wrap(old))));
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+                FileBytes bytes = FileBytes.map(channel, channel.size())) {
+            assertFalse(bytes.inMemory());
+            assertArrayEquals(expected, writtenBytes(edits, bytes));
+        }
+    }
+
     /** A file read in 4-byte windows (as one over 2 GiB is read in 1 GiB ones) gives the same bytes. */
     @Test
     void editsApplyTheSameAcrossWindows() throws IOException {
@@ -85,12 +122,17 @@ class ByteEditsTest {
                 .getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** What {@code edits} write over {@code original}, with a tail of "!". */
-    private String written(ByteEdits edits, FileBytes original) throws IOException {
+    /** The bytes {@code edits} write over {@code original}, with a tail of "!". */
+    private byte[] writtenBytes(ByteEdits edits, FileBytes original) throws IOException {
         Path out = Files.createTempFile(dir, "new", "");
         try (FileChannel channel = FileChannel.open(out, StandardOpenOption.WRITE)) {
             edits.writeTo(original, ByteBuffer.wrap(new byte[] {'!'}), channel);
         }
-        return Files.readString(out, StandardCharsets.US_ASCII);
+        return Files.readAllBytes(out);
+    }
+
+    /** What {@code edits} write over {@code original}, with a tail of "!". */
+    private String written(ByteEdits edits, FileBytes original) throws IOException {
+        return new String(writtenBytes(edits, original), StandardCharsets.US_ASCII);
     }
 }
