@@ -80,15 +80,15 @@ final class ListCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
         Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
-        Progress progress = Progress.forRun(files.size(), verbosity.quiet);
+        List<Path> inputs = Mcountkit.withArchiveMembers(stdin.files(files));
+        Progress progress = Progress.forRun(inputs.size(), verbosity.quiet);
         JsonReportWriter jsonWriter = new JsonReportWriter(false);
-        List<Outcome> outcomes =
-                mcountkit.listAll(Mcountkit.withArchiveMembers(stdin.files(files)), jobs.jobs, outcome -> {
-                    progress.finished(outcome);
-                    if (style == OutputStyle.Style.jsonl) {
-                        writeLine(jsonWriter, stdin.shown(outcome), out);
-                    }
-                });
+        List<Outcome> outcomes = mcountkit.listAll(inputs, jobs.jobs, outcome -> {
+            progress.finished(outcome);
+            if (style == OutputStyle.Style.jsonl) {
+                writeLine(jsonWriter, stdin.shown(outcome), out);
+            }
+        });
         outcomes = outcomes.stream().map(stdin::shown).toList();
         progress.close();
         TextReportWriter text = new TextReportWriter();
