@@ -92,7 +92,7 @@ public final class Main {
             Mcountkit mcountkit, Path workingDirectory, List<String> args, PrintWriter out, PrintWriter err) {
         Optional<String> standard = RecordmcountLine.standardOption(args);
         if (standard.isPresent()) {
-            return McountkitCommand.execute(out, err, "recordmcount", standard.get());
+            return McountkitCommand.execute(out, System.out, err, "recordmcount", standard.get());
         }
         Optional<RecordArguments> arguments = RecordmcountLine.parse(args);
         if (arguments.isEmpty()) {
