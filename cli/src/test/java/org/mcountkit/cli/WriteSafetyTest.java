@@ -328,6 +328,28 @@ class WriteSafetyTest {
                 run.err());
     }
 
+    /**
+     * A run killed after its rename but before it removed its private directory leaves a recorded
+     * object beside that directory; the next record writes nothing, and still removes it.
+     */
+    @Test
+    void recordingADoneObjectAgainRemovesTheDirectoryItsKilledRunLeft() throws Exception {
+        Path file = Files.write(dir.resolve("file"), object);
+        Writer.RECORD.run(file, RaceWindows.NONE);
+        byte[] recorded = Files.readAllBytes(file);
+        Path litter = Files.createDirectory(
+                dir.resolve(".file." + deadProcessId() + ".5e" + AtomicFile.TEMP_SUFFIX),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.write(litter.resolve("file"), recorded);
+
+        CliRun run = CliRun.of("record", file.toString());
+
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("", run.err());
+        assertArrayEquals(recorded, Files.readAllBytes(file), "a recorded object is left as it is");
+        assertEquals(List.of(), litter());
+    }
+
     /** The id of a process that has ended: a run killed there. */
     private static long deadProcessId() throws Exception {
         Process exited = new ProcessBuilder("true").start();

@@ -12,6 +12,7 @@ import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -207,6 +208,23 @@ public final class AtomicFile {
             return replace(target.existing(), true, body);
         }
         return write(target.path(), null, new Expected(target.link(), null, target.link() != null), true, body);
+    }
+
+    /**
+     * Removes the dead runs' private directories beside {@code target} when nothing is written to
+     * it (a file a killed run had finished before it could remove its directory).
+     */
+    public static Replaced sweep(Existing target) throws IOException {
+        Path directory = target.real().getParent();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+            if (!(stream instanceof SecureDirectoryStream<Path> parent)) {
+                return new Replaced(List.of());
+            }
+            // The process's own user, as PrivateDirectory learns it from the directory it makes.
+            UserPrincipal self = Files.getOwner(Path.of("/proc/self"));
+            return new Replaced(
+                    Litter.sweep(directory, parent, parent, target.real().getFileName(), null, self));
+        }
     }
 
     private static String readOnlyDirectory(Path directory) throws IOException {

@@ -99,7 +99,7 @@ public final class Recorder {
             SiteScan scan = image.relocationSites();
             List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
             if (file.section(McountLocSections.TABLE).isPresent()) {
-                return alreadyRecorded(path, image, scan, diagnostics, options);
+                return alreadyRecorded(path, existing, image, scan, diagnostics, options);
             }
             if (scan.traced().isEmpty() && scan.untraced().isEmpty() && SlimLto.is(file)) {
                 // As recordmcount.c, which finds no call and succeeds, but saying why.
@@ -181,7 +181,12 @@ public final class Recorder {
      * again in a JVM of its own when the server wrote the file but its answer was lost.
      */
     private FileReport alreadyRecorded(
-            Path path, ElfImage image, SiteScan scan, List<Diagnostic> diagnostics, RecordOptions options) {
+            Path path,
+            AtomicFile.Existing existing,
+            ElfImage image,
+            SiteScan scan,
+            List<Diagnostic> diagnostics,
+            RecordOptions options) {
         List<FoundSite> untraced = new ArrayList<>(scan.untraced());
         if (!image.abi().keepsUntracedCalls()) {
             // The calls still there are those the first run could not NOP and warned about: the
@@ -204,6 +209,15 @@ public final class Recorder {
                 diagnostics,
                 false);
         diagnostics.add(Diagnostic.of(Severity.NOTE, "already has " + McountLocSections.TABLE + ": left unchanged"));
+        try {
+            // A run killed between its rename and its clean-up left the table and its directory.
+            String litter = AtomicFile.sweep(existing).note();
+            if (litter != null) {
+                diagnostics.add(Diagnostic.of(Severity.WARNING, litter));
+            }
+        } catch (IOException e) {
+            diagnostics.add(Diagnostic.of(Severity.WARNING, "cannot look for litter beside it: " + IoReason.of(e)));
+        }
         refused(report, diagnostics, options);
         return report;
     }
