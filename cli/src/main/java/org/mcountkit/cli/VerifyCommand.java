@@ -18,8 +18,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code verify}: every table entry of a linked image points at a call or a NOP in a traced
- * function; entries with the right bytes in no function (dead code of an overridden weak
+ * {@code verify}: every table entry of a linked image or a relocatable object (a kernel module)
+ * points at a call or a NOP in a traced function; entries with the right bytes in no function (dead code of an overridden weak
  * function) are reported apart and fail the run only with {@code --strict}.
  */
 @Command(
@@ -37,6 +37,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Check every __mcount_loc and __patchable_function_entries entry of each linked image:"
                     + " it must lie in a traced section and hold the call to the hook or a NOP.",
+            "In a relocatable object (a kernel module .ko, a recorded .o) each entry is placed through its"
+                    + " relocation and must be a call a relocation to the hook names, or a NOP; a word no"
+                    + " relocation places is bad, one whose relocation is NONE counts as zero.",
             "An entry with those bytes that lies inside no function symbol is reported as outside-function:"
                     + " most likely the code of a weak function another definition replaced, which the kernel"
                     + " skips or NOPs. It is not bad unless --strict is given.",
@@ -63,7 +66,10 @@ final class VerifyCommand implements Callable<Integer> {
             description = "Also fail (exit 1) on entries outside a function, which are not bad otherwise.")
     boolean strict;
 
-    @Parameters(paramLabel = "IMAGE", arity = "1..*", description = "Linked images (executables, shared objects).")
+    @Parameters(
+            paramLabel = "IMAGE",
+            arity = "1..*",
+            description = "Linked images (executables, shared objects, vmlinux) or relocatable objects (.ko, .o).")
     List<Path> images;
 
     @Override

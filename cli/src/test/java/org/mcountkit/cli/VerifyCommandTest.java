@@ -265,18 +265,4 @@ class VerifyCommandTest {
                                 image, ret, ret - twice.value())),
                 lines.get(0));
     }
-
-    @ParameterizedTest
-    @EnumSource(Machine.class)
-    void anObjectIsNotVerified(Machine m) {
-        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
-
-        CliRun run = CliRun.of("verify", prog.toString());
-
-        assertEquals(1, run.exitCode());
-        assertEquals(
-                "mcountkit: " + prog + ": not a linked image (e_type 1): verify checks executables and shared"
-                        + " objects; list reads objects\n",
-                run.err());
-    }
 }

@@ -20,6 +20,7 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Outcome;
+import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.testkit.Objdump;
 import org.mcountkit.core.testkit.Samples;
@@ -106,7 +107,7 @@ class EmbeddingTest {
         assertEquals(Failure.MALFORMED, failureOf(() -> mcountkit.list(truncated)));
         assertEquals(Failure.UNSUPPORTED_MACHINE, failureOf(() -> mcountkit.list(s390)));
         assertEquals(Failure.WRONG_FILE_TYPE, failureOf(() -> mcountkit.record(image, RecordOptions.DEFAULT)));
-        assertEquals(Failure.WRONG_FILE_TYPE, failureOf(() -> mcountkit.verify(object)));
+        assertEquals(Failure.WRONG_FILE_TYPE, failureOf(() -> mcountkit.prune(object, PruneOptions.DEFAULT)));
     }
 
     private static Failure failureOf(org.junit.jupiter.api.function.Executable call) {

@@ -3,7 +3,6 @@ package org.mcountkit.core.pipeline;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.mcountkit.api.Abi;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
@@ -11,7 +10,6 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
 
@@ -64,7 +62,6 @@ public final class TableSites {
     /** The state of reading one file's tables. */
     private final class Reading {
         private final ElfFile file = image.file();
-        private final Abi abi = image.abi();
         private final int word = image.target().pointerSize();
         private final CodeReader reader = CodeReader.of(image);
         private final List<CallSite> sites = new ArrayList<>();
@@ -90,36 +87,13 @@ public final class TableSites {
         }
 
         private void relocatedEntry(Section table, SiteSource source, ByteBuffer data, Relocation r) {
-            boolean functionWord = r.type() == abi.functionTableRelocation() && r.type() != abi.tableRelocation();
-            if (r.type() != abi.tableRelocation() && !functionWord) {
-                warn(
-                        table,
-                        r.offset(),
-                        "entry relocated by " + abi.relocationName(r.type()) + ", not an absolute pointer: skipped");
-                return;
+            RelocatedEntry resolved = RelocatedEntry.of(image, data, r);
+            if (resolved instanceof RelocatedEntry.Place p) {
+                entry(table, r.offset(), p.section(), p.offset(), source);
+            } else if (resolved instanceof RelocatedEntry.Unplaced u) {
+                String reason = u.severity() == Severity.WARNING ? u.reason() + ": skipped" : u.reason();
+                diagnostics.add(Diagnostic.at(u.severity(), table.name(), r.offset(), reason));
             }
-            if (r.offset() < 0 || r.offset() > data.limit() - word) {
-                error(table, r.offset(), "relocation points past the end of the table (" + data.limit() + " bytes)");
-                return;
-            }
-            Symbol symbol = file.symbol(r.symbolIndex());
-            if (!symbol.isInSection()
-                    || symbol.sectionIndex() >= file.sections().size()) {
-                warn(
-                        table,
-                        r.offset(),
-                        "entry against symbol '" + symbol.name() + "', which is not defined in a section: skipped");
-                return;
-            }
-            // A partial-inplace machine's word counts too: gas puts the offset there, recordmcount.c in r_addend.
-            long addend = r.explicitAddend()
-                    ? r.addend() + (abi.addendsInPlace() ? wordAt(data, (int) r.offset()) : 0)
-                    : wordAt(data, (int) r.offset());
-            // The function word's type adds no instruction-set bit to the function's address (ARM's
-            // R_ARM_ABS32_NOI); the plain one gives what the symbol's value says, as the linker does.
-            long base = functionWord ? image.backend().functionAddress(image.target(), symbol) : symbol.value();
-            long offset = mask(base + addend);
-            entry(table, r.offset(), file.section(symbol.sectionIndex()), offset, source);
         }
 
         void addressEntries(Section table, SiteSource source) {

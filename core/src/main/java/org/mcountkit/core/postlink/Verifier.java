@@ -3,14 +3,18 @@ package org.mcountkit.core.postlink;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
-import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.elf.ElfFile;
@@ -20,7 +24,9 @@ import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.pipeline.FoundSite;
 import org.mcountkit.core.pipeline.Millis;
+import org.mcountkit.core.pipeline.RelocatedEntry;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.pipeline.TableSites;
 import org.mcountkit.core.pipeline.TracedSections;
@@ -44,6 +50,14 @@ import org.slf4j.helpers.NOPLogger;
  * {@code STT_FUNC} symbol covers it, or one starts within the NOPs at the entry; Linux 6.15's
  * {@code scripts/sorttable} zeroes the entries its own reading of {@code nm -S} puts in no
  * function, and ftrace skips the zeros.
+ *
+ * <p>In a relocatable object (a kernel module, or an object {@code record} wrote a table into)
+ * each entry is placed through its relocation ({@link RelocatedEntry}), as the module loader
+ * and the linker will place it, and the calls are not linked yet: an entry is right where a
+ * relocation naming the hook reveals a traced call site, as {@code record} finds them, or where
+ * the code holds the site's NOP. Any other call would pass a bytes-only test, so it is not one.
+ * A word without a relocation is bad (nothing places it); one whose relocation is the machine's
+ * NONE (retired) counts as a zero.
  */
 public final class Verifier {
 
@@ -71,18 +85,12 @@ public final class Verifier {
     }
 
     /**
-     * Verifies one linked image.
+     * Verifies one linked image or relocatable object.
      *
-     * @throws InputException when the file is not a linked image of a supported machine
+     * @throws InputException when the file is not ELF of a supported machine
      */
     public Verification verify(Path path) {
         try (ElfFile file = ElfFiles.open(path)) {
-            if (file.type() == ElfFile.ET_REL) {
-                throw new InputException(
-                        Failure.WRONG_FILE_TYPE,
-                        "not a linked image (e_type " + file.type()
-                                + "): verify checks executables and shared objects; list reads objects");
-            }
             long start = System.nanoTime();
             ElfImage image = ElfImage.of(file, backends.require(file.target()));
             Verification result = verify(image);
@@ -106,6 +114,9 @@ public final class Verifier {
         return new Check(image).run();
     }
 
+    /** A place in an object: section index and offset. */
+    private record Place(int section, long offset) {}
+
     /** The state of checking one image. */
     private static final class Check {
         private final ElfImage image;
@@ -117,6 +128,8 @@ public final class Verifier {
         private final List<Verification.Finding> outsideFunction = new ArrayList<>();
         /** False in an image without function symbols (stripped): then only the bytes are checked. */
         private final boolean functionsKnown;
+        /** In an object, the traced call sites its hook relocations reveal; null in a linked image. */
+        private final Set<Place> hookCalls;
 
         private final List<Diagnostic> diagnostics = new ArrayList<>();
         private int checked;
@@ -129,10 +142,19 @@ public final class Verifier {
             this.reader = CodeReader.of(image);
             this.hooks = CallTargets.hooksOf(image);
             this.functionsKnown = image.functions().size() > 0;
+            this.hookCalls = image.relocatable() ? hookCalls(image) : null;
+        }
+
+        private static Set<Place> hookCalls(ElfImage image) {
+            Set<Place> places = new HashSet<>();
+            for (FoundSite found : image.relocationSites().traced()) {
+                places.add(new Place(found.site().sectionIndex(), found.site().offset()));
+            }
+            return places;
         }
 
         Verification run() {
-            if (image.hooks().defined().isEmpty()) {
+            if (image.linked() && image.hooks().defined().isEmpty()) {
                 diagnostics.add(Diagnostic.of(
                         Severity.NOTE,
                         "no hook ("
@@ -146,11 +168,17 @@ public final class Verifier {
                         "no function symbols (a stripped image?): entries are checked by their bytes only,"
                                 + " not for lying inside a function"));
             }
-            List<TableWords.Table> tables = TableWords.of(image);
-            for (TableWords.Table table : tables) {
-                entries(table);
+            boolean any;
+            if (image.relocatable()) {
+                any = objectTables();
+            } else {
+                List<TableWords.Table> tables = TableWords.of(image);
+                for (TableWords.Table table : tables) {
+                    entries(table);
+                }
+                any = !tables.isEmpty();
             }
-            if (tables.isEmpty()) {
+            if (!any) {
                 diagnostics.add(Diagnostic.of(
                         Severity.WARNING,
                         "no " + McountLocSections.TABLE + " or " + TableSites.PATCHABLE_FUNCTION_ENTRIES
@@ -172,6 +200,58 @@ public final class Verifier {
             }
         }
 
+        /** Checks the tables of a relocatable object; false when it has none. */
+        private boolean objectTables() {
+            boolean any = false;
+            for (Section table : file.sections()) {
+                boolean patchable = table.name().equals(TableSites.PATCHABLE_FUNCTION_ENTRIES);
+                if ((patchable || table.name().equals(McountLocSections.TABLE)) && table.hasFileBytes()) {
+                    any = true;
+                    objectEntries(table, patchable);
+                }
+            }
+            return any;
+        }
+
+        private void objectEntries(Section table, boolean patchable) {
+            ByteBuffer data = file.bytes(table);
+            Map<Long, Relocation> byOffset = new HashMap<>();
+            for (Section rs : image.relocationSectionsOf(table.index())) {
+                for (Relocation r : image.relocations(rs)) {
+                    byOffset.putIfAbsent(r.offset(), r);
+                }
+            }
+            int none = image.abi().noneRelocation();
+            for (long at = 0; at + word <= data.limit(); at += word) {
+                Relocation r = byOffset.get(at);
+                if (r != null && r.type() == none) {
+                    zeros++;
+                    continue;
+                }
+                checked++;
+                RelocatedEntry placed = r == null
+                        ? new RelocatedEntry.Unplaced(Severity.ERROR, "no relocation places this word")
+                        : RelocatedEntry.of(image, data, r);
+                if (placed instanceof RelocatedEntry.Place p) {
+                    objectEntry(table.name(), at, p.section(), p.offset(), patchable);
+                } else if (placed instanceof RelocatedEntry.Unplaced u) {
+                    findings.add(new Verification.Finding(
+                            table.name(), at, 0, null, null, "a relocation against a traced code section", u.reason()));
+                }
+            }
+        }
+
+        private void objectEntry(String table, long at, Section code, long offset, boolean patchable) {
+            if (!TracedSections.isCode(code) || offset < 0 || offset >= code.size()) {
+                String where = TracedSections.isCode(code)
+                        ? String.format("past the end of %s (%d bytes)", code.name(), code.size())
+                        : "in " + code.name() + ", which is not code";
+                findings.add(new Verification.Finding(table, at, offset, null, null, expected(offset, 0), where));
+                return;
+            }
+            entry(table, at, code, offset, patchable);
+        }
+
         private void entry(String table, long at, long address, boolean patchable) {
             Section code = image.codeSectionAt(address);
             if (code == null) {
@@ -179,11 +259,16 @@ public final class Verifier {
                         table, at, address, null, null, expected(address, 0), "not in any code section"));
                 return;
             }
-            int offset = (int) (address - code.address());
+            entry(table, at, code, address - code.address(), patchable);
+        }
+
+        /** Checks the entry {@code at} of {@code table}, which points {@code offset} into the code section {@code code}. */
+        private void entry(String table, long at, Section code, long offset, boolean patchable) {
+            long address = code.address() + offset;
             Code bytes = image.codeAt(code, offset);
-            int nops = reader.nopRun(bytes, offset, MAX_PAD);
+            int nops = reader.nopRun(bytes, (int) offset, MAX_PAD);
             String function = image.functions().describeEntry(code.index(), offset, nops);
-            String foundBytes = hex(bytes, offset, reader.siteLength(bytes, offset));
+            String foundBytes = hex(bytes, (int) offset, reader.siteLength(bytes, (int) offset));
             String expected = expected(address, bytes.mode());
             if (!TracedSections.isTraced(code.name())) {
                 findings.add(new Verification.Finding(
@@ -196,7 +281,7 @@ public final class Verifier {
                         "in " + code.name() + ", a section that is not traced"));
                 return;
             }
-            boolean siteBytes = (patchable && nops > 0) || reader.state(bytes, offset, hooks) != SiteState.OTHER;
+            boolean siteBytes = siteBytes(bytes, code, offset, nops, patchable);
             boolean inFunction = !functionsKnown || image.functions().inFunction(code.index(), offset, nops);
             if (siteBytes && inFunction) {
                 return;
@@ -214,6 +299,21 @@ public final class Verifier {
                                     ? "neither a call to the hook nor a NOP"
                                     : "in no function symbol, and neither a call to the hook nor a NOP");
             (siteBytes ? outsideFunction : findings).add(finding);
+        }
+
+        /**
+         * True when the entry's place holds a site: a NOP pad for a patchable entry; in an object
+         * a call its hook relocation reveals, or the NOP; in a linked image a call to the hook or the NOP.
+         */
+        private boolean siteBytes(Code bytes, Section code, long offset, int nops, boolean patchable) {
+            if (patchable && nops > 0) {
+                return true;
+            }
+            SiteState state = reader.state(bytes, (int) offset, hooks);
+            if (hookCalls == null) {
+                return state != SiteState.OTHER;
+            }
+            return state == SiteState.NOP || hookCalls.contains(new Place(code.index(), offset));
         }
 
         private String expected(long address, int mode) {
