@@ -1,6 +1,7 @@
 package org.mcountkit.core.elf;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.mcountkit.api.ElfClass;
 
 /**
@@ -114,6 +115,11 @@ public enum ElfLayout {
         return wide ? b.getLong(at) : b.getInt(at);
     }
 
+    /** {@code value} cut to an address-sized word and sign-extended, as {@link #signedWord} reads it back. */
+    public long signed(long value) {
+        return wide ? value : (int) value;
+    }
+
     /** Writes {@code value} as an address-sized word at {@code at}; ELF32 keeps its low 32 bits. */
     public void putWord(ByteBuffer b, int at, long value) {
         if (wide) {
@@ -121,6 +127,13 @@ public enum ElfLayout {
         } else {
             b.putInt(at, (int) value);
         }
+    }
+
+    /** {@code value} as the bytes of an address-sized word in byte order {@code order}. */
+    public byte[] wordBytes(long value, ByteOrder order) {
+        ByteBuffer b = ByteBuffer.allocate(word).order(order);
+        putWord(b, 0, value);
+        return b.array();
     }
 
     public int ehdrSize() {

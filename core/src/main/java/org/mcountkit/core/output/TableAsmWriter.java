@@ -22,16 +22,18 @@ public final class TableAsmWriter {
 
     public void write(Table table, Writer out) throws IOException {
         int word = table.target().pointerSize();
-        String directive = word == 8 ? ".8byte" : ".4byte";
+        // .4byte or .8byte: the data directive of the table's word size.
+        String directive = "." + word + "byte";
+        long mask = table.target().addressMask();
         out.write("/* __mcount_loc for " + table.machine() + ": "
                 + table.entries().size() + " entries, written by mcountkit table */\n");
         out.write("\t.section " + McountLocSections.TABLE + ",\"a\",%progbits\n");
         out.write("\t.balign " + word + "\n");
         for (TableEntry e : table.entries()) {
             if (table.spelledRelocation() != null && !e.isAbsolute()) {
-                out.write(spelled(table, e, directive, word));
+                out.write(spelled(table, e, directive, mask));
             } else {
-                out.write("\t" + directive + " " + operand(e, word) + "\n");
+                out.write("\t" + directive + " " + operand(e, mask) + "\n");
             }
         }
         out.write("\t.section .note.GNU-stack,\"\",%progbits\n");
@@ -43,17 +45,18 @@ public final class TableAsmWriter {
      * type and the symbol, and the word holds the offset (a REL machine's addend; on a RELA
      * machine the addend goes in the {@code .reloc} and the word is 0).
      */
-    private static String spelled(Table table, TableEntry e, String directive, int word) {
+    private static String spelled(Table table, TableEntry e, String directive, long mask) {
         TableEntry symbolOnly = new TableEntry(e.file(), e.site(), e.symbol(), 0);
-        String target = operand(table.rela() ? e : symbolOnly, word);
+        String target = operand(table.rela() ? e : symbolOnly, mask);
         TableEntry inWord = new TableEntry(e.file(), e.site(), null, table.rela() ? 0 : e.value());
         return "\t.reloc ., " + table.spelledRelocation() + ", " + target + "\n\t" + directive + " "
-                + operand(inWord, word) + "\n";
+                + operand(inWord, mask) + "\n";
     }
 
-    private static String operand(TableEntry e, int word) {
+    /** The word's operand; an absolute entry's address keeps the bits of {@code mask}. */
+    private static String operand(TableEntry e, long mask) {
         if (e.isAbsolute()) {
-            return "0x" + Long.toHexString(word == 8 ? e.value() : e.value() & 0xffffffffL);
+            return "0x" + Long.toHexString(e.value() & mask);
         }
         String name = PLAIN.matcher(e.symbol()).matches() ? e.symbol() : "\"" + e.symbol() + "\"";
         if (e.value() == 0) {

@@ -4,7 +4,6 @@ import com.google.common.collect.Range;
 import com.google.common.collect.RangeMap;
 import com.google.common.collect.TreeRangeMap;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,13 +13,13 @@ import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfTarget;
-import org.mcountkit.api.Endian;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.ElfLayout;
 
 /**
  * One input file as every command sees it: read once, with its backend and ABI facts, and the
@@ -188,15 +187,13 @@ public final class ElfImage implements AutoCloseable {
             }
             return objectDescriptors.atCode(s);
         }
-        int word = target().pointerSize();
+        ElfLayout layout = ElfLayout.of(target().elfClass());
         long at = s.value() - holder.address();
         ByteBuffer bytes = file.bytes(holder);
-        if (at < 0 || at > bytes.limit() - word) {
+        if (at < 0 || at > bytes.limit() - layout.wordSize()) {
             return s;
         }
-        ByteBuffer ordered = bytes.duplicate()
-                .order(target().endian() == Endian.BIG ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
-        long entry = word == 8 ? ordered.getLong((int) at) : ordered.getInt((int) at) & 0xffffffffL;
+        long entry = layout.word(bytes.duplicate().order(target().endian().order()), (int) at);
         Section code = codeSectionAt(entry);
         if (code == null) {
             return s;

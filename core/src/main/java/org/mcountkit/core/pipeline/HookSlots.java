@@ -1,6 +1,5 @@
 package org.mcountkit.core.pipeline;
 
-import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -11,6 +10,7 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.ElfLayout;
 
 /**
  * The pointer slots of a linked image that hold a hook's address at run time, so that a call
@@ -98,12 +98,11 @@ final class HookSlots {
     /** The pointer-sized word the file holds at run-time address {@code address}, or null. */
     private Long wordAt(long address) {
         ElfFile file = image.file();
-        int word = image.target().pointerSize();
+        ElfLayout layout = ElfLayout.of(image.target().elfClass());
+        int word = layout.wordSize();
         for (Section s : file.sections()) {
             if (s.isAlloc() && s.hasFileBytes() && address >= s.address() && address - s.address() <= s.size() - word) {
-                ByteBuffer bytes = file.bytes(s);
-                int at = (int) (address - s.address());
-                return word == 8 ? bytes.getLong(at) : bytes.getInt(at) & 0xffffffffL;
+                return layout.word(file.bytes(s), (int) (address - s.address()));
             }
         }
         return null;

@@ -20,6 +20,7 @@ import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ChangedFileException;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.SectionSymbolInserter;
 import org.slf4j.Logger;
@@ -247,6 +248,7 @@ public final class Recorder {
             }
         }
         long mask = file.target().addressMask();
+        ElfLayout layout = ElfLayout.of(file.target().elfClass());
         List<McountLocSections.Entry> entries = new ArrayList<>(scan.traced().size());
         for (FoundSite f : scan.traced()) {
             int section = f.site().sectionIndex();
@@ -261,7 +263,7 @@ public final class Recorder {
                 value = f.site().offset();
             }
             // A 32-bit target's value is its low word, sign-extended.
-            entries.add(new McountLocSections.Entry(symbol, file.target().is64() ? value : (int) value));
+            entries.add(new McountLocSections.Entry(symbol, layout.signed(value)));
         }
         return entries;
     }

@@ -7,6 +7,7 @@ import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.ElfLayout;
 
 /**
  * Where one entry of a relocatable object's site table points: its relocation's symbol (a section
@@ -26,7 +27,8 @@ public sealed interface RelocatedEntry {
     static RelocatedEntry of(ElfImage image, ByteBuffer data, Relocation r) {
         Abi abi = image.abi();
         ElfFile file = image.file();
-        int word = image.target().pointerSize();
+        ElfLayout layout = ElfLayout.of(image.target().elfClass());
+        int word = layout.wordSize();
         boolean functionWord = r.type() == abi.functionTableRelocation() && r.type() != abi.tableRelocation();
         if (r.type() != abi.tableRelocation() && !functionWord) {
             return new Unplaced(
@@ -43,13 +45,14 @@ public sealed interface RelocatedEntry {
                     Severity.WARNING,
                     "entry against symbol '" + symbol.name() + "', which is not defined in a section");
         }
-        long stored = word == 8 ? data.getLong((int) r.offset()) : data.getInt((int) r.offset());
+        long stored = layout.signedWord(data, (int) r.offset());
         // A partial-inplace machine's word counts too: gas puts the offset there, recordmcount.c in r_addend.
         long addend = r.explicitAddend() ? r.addend() + (abi.addendsInPlace() ? stored : 0) : stored;
         // The function word's type adds no instruction-set bit to the function's address (ARM's
         // R_ARM_ABS32_NOI); the plain one gives what the symbol's value says, as the linker does.
         long base = functionWord ? image.backend().functionAddress(image.target(), symbol) : symbol.value();
         long offset = base + addend;
-        return new Place(file.section(symbol.sectionIndex()), word == 8 ? offset : offset & 0xffffffffL);
+        return new Place(
+                file.section(symbol.sectionIndex()), offset & image.target().addressMask());
     }
 }

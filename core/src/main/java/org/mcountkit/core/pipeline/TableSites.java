@@ -11,6 +11,7 @@ import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
 
 /**
@@ -62,7 +63,7 @@ public final class TableSites {
     /** The state of reading one file's tables. */
     private final class Reading {
         private final ElfFile file = image.file();
-        private final int word = image.target().pointerSize();
+        private final ElfLayout layout = ElfLayout.of(image.target().elfClass());
         private final CodeReader reader = CodeReader.of(image);
         private final List<CallSite> sites = new ArrayList<>();
         private final List<Diagnostic> diagnostics = new ArrayList<>();
@@ -99,8 +100,9 @@ public final class TableSites {
         void addressEntries(Section table, SiteSource source) {
             ByteBuffer data = file.bytes(table);
             int zeros = 0;
+            int word = layout.wordSize();
             for (int at = 0; at + word <= data.limit(); at += word) {
-                long address = mask(wordAt(data, at));
+                long address = layout.word(data, at);
                 if (address == 0) {
                     zeros++;
                     continue;
@@ -152,14 +154,6 @@ public final class TableSites {
             }
             sites.add(new CallSite(
                     code.index(), code.name(), offset, length, null, source, function, code.address() + offset));
-        }
-
-        private long wordAt(ByteBuffer data, int at) {
-            return word == 8 ? data.getLong(at) : data.getInt(at);
-        }
-
-        private long mask(long value) {
-            return word == 8 ? value : value & 0xffffffffL;
         }
 
         private void warn(Section section, long offset, String message) {

@@ -9,6 +9,7 @@ import org.mcountkit.api.Symbol;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.TableSites;
@@ -123,13 +124,13 @@ final class TableWords {
     }
 
     private static Table read(ElfImage image, String name, Section holder, long from, long size, boolean patchable) {
-        int word = image.target().pointerSize();
+        ElfLayout layout = ElfLayout.of(image.target().elfClass());
+        int word = layout.wordSize();
         int count = (int) (size / word);
         ByteBuffer bytes = image.file().bytes(holder);
         long[] words = new long[count];
         for (int i = 0; i < count; i++) {
-            int at = (int) from + i * word;
-            words[i] = word == 8 ? bytes.getLong(at) : bytes.getInt(at) & 0xffffffffL;
+            words[i] = layout.word(bytes, (int) from + i * word);
         }
         long address = holder.address() + from;
         List<Slot> slots = slots(image, holder, address, (long) count * word, word);
@@ -138,7 +139,7 @@ final class TableWords {
         for (Slot s : slots) {
             Relocation r = s.relocation();
             if (s.position() >= 0 && s.section().isAlloc() && r.type() == relative && r.explicitAddend()) {
-                values[s.position()] = word == 8 ? r.addend() : r.addend() & 0xffffffffL;
+                values[s.position()] = r.addend() & image.target().addressMask();
             }
         }
         return new Table(name, holder, from, address, word, patchable, words, values, List.copyOf(slots));

@@ -1,5 +1,6 @@
 package org.mcountkit.core.elf;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.ByteBuffer;
@@ -109,5 +110,29 @@ class ElfLayoutTest {
         ElfLayout.ELF64.putWord(b, 8, -2);
         assertEquals(-2, ElfLayout.ELF64.word(b, 8));
         assertEquals(-2, ElfLayout.ELF64.signedWord(b, 8));
+    }
+
+    /** What putWord writes, whole: a value to patch into a file as one word. */
+    @Test
+    void wordBytesAreThePutWordInTheGivenOrder() {
+        assertArrayEquals(
+                new byte[] {0, 0, 0x12, 0x34}, ElfLayout.ELF32.wordBytes(0x1_0000_1234L, ByteOrder.BIG_ENDIAN));
+        assertArrayEquals(
+                new byte[] {0x34, 0x12, 0, 0, 1, 0, 0, 0},
+                ElfLayout.ELF64.wordBytes(0x1_0000_1234L, ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /** A value cut to a word and sign-extended is what signedWord reads back after putWord. */
+    @Test
+    void signedIsTheWordReadBackWithItsSign() {
+        ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        for (long v : new long[] {0x1_ffff_fffeL, 0xffff_fffcL, 0x7fff_ffffL, -8L, 5L}) {
+            for (ElfLayout l : ElfLayout.values()) {
+                l.putWord(b, 0, v);
+                assertEquals(l.signedWord(b, 0), l.signed(v), l + " " + Long.toHexString(v));
+            }
+        }
+        assertEquals(-2, ElfLayout.ELF32.signed(0x1_ffff_fffeL));
+        assertEquals(0x1_ffff_fffeL, ElfLayout.ELF64.signed(0x1_ffff_fffeL));
     }
 }
