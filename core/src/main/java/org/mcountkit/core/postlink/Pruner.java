@@ -11,11 +11,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Relocation;
-import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.Failure;
@@ -25,9 +25,12 @@ import org.mcountkit.core.PruneResult;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ChangedFileException;
+import org.mcountkit.core.elf.DynamicSection;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.FileBytes;
+import org.mcountkit.core.elf.RelocationWriter;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.ElfImage;
@@ -52,16 +55,6 @@ import org.slf4j.helpers.NOPLogger;
  * nothing.
  */
 public final class Pruner {
-
-    private static final int SHT_DYNAMIC = 6;
-    /** Packed relative relocations: a bitmap that cannot be told to leave one word alone. */
-    private static final int SHT_RELR = 19;
-
-    private static final long DT_NULL = 0;
-    private static final long DT_RELA = 7;
-    private static final long DT_REL = 17;
-    private static final long DT_RELACOUNT = 0x6ffffff9L;
-    private static final long DT_RELCOUNT = 0x6ffffffaL;
 
     private final Backends backends;
     private final Logger log;
@@ -117,7 +110,7 @@ public final class Pruner {
                         "no function symbols (a stripped image?): which entries lie outside a function cannot be told");
             }
             for (Section s : file.sections()) {
-                if (s.type() == SHT_RELR) {
+                if (s.type() == DynamicSection.SHT_RELR) {
                     throw new InputException(
                             Failure.UNUSABLE_SITES,
                             s.name() + " holds packed relative relocations (SHT_RELR), which prune cannot rewrite:"
@@ -161,7 +154,7 @@ public final class Pruner {
         private final Abi abi;
         private final Verification verification;
         private final ByteOrder order;
-        private final int word;
+        private final ElfLayout layout;
         /** The new relocation records, by relocation section index and then by entry index. */
         private final Map<Integer, TreeMap<Integer, RelocationRecord>> records = new LinkedHashMap<>();
 
@@ -181,7 +174,7 @@ public final class Pruner {
             this.abi = image.abi();
             this.verification = verification;
             this.order = file.target().endian().order();
-            this.word = file.target().pointerSize();
+            this.layout = ElfLayout.of(file.target().elfClass());
         }
 
         void table(TableWords.Table table) {
@@ -195,7 +188,7 @@ public final class Pruner {
             entries += n;
             for (Verification.Finding f : verification.outsideFunction()) {
                 if (f.table().equals(table.name())) {
-                    zero[(int) (f.entryOffset() / word)] = true;
+                    zero[(int) (f.entryOffset() / layout.wordSize())] = true;
                     zeroed.add(f);
                 }
             }
@@ -226,7 +219,7 @@ public final class Pruner {
                 reordered |= e != j;
                 long newWord = zero[e] ? 0 : words[e];
                 if (newWord != words[j]) {
-                    patches.put(table.fileOffsetOf(j), wordBytes(newWord));
+                    patches.put(table.fileOffsetOf(j), layout.wordBytes(newWord, order));
                 }
             }
             relocations(table, sorted, zero);
@@ -323,38 +316,20 @@ public final class Pruner {
          * others and lowers N: glibc applies those N without reading their type.
          */
         void relativeCounts() {
-            Section dynamic = null;
-            for (Section s : file.sections()) {
-                if (s.type() == SHT_DYNAMIC && s.hasFileBytes()) {
-                    dynamic = s;
-                }
-            }
+            DynamicSection dynamic = DynamicSection.of(file).orElse(null);
             if (dynamic == null) {
                 return;
-            }
-            ByteBuffer d = file.bytes(dynamic);
-            int entry = 2 * word;
-            Map<Long, Integer> at = new HashMap<>();
-            Map<Long, Long> value = new HashMap<>();
-            for (int i = 0; i + entry <= d.limit(); i += entry) {
-                long tag = readWord(d, i);
-                if (tag == DT_NULL) {
-                    break;
-                }
-                at.putIfAbsent(tag, i + word);
-                value.putIfAbsent(tag, readWord(d, i + word));
             }
             for (Map.Entry<Integer, TreeMap<Integer, RelocationRecord>> group : records.entrySet()) {
                 Section rs = sectionsById.get(group.getKey());
                 boolean rela = rs.type() == Section.SHT_RELA;
-                long start = rela ? DT_RELA : DT_REL;
-                long countTag = rela ? DT_RELACOUNT : DT_RELCOUNT;
-                if (!rs.isAlloc()
-                        || !Long.valueOf(rs.address()).equals(value.get(start))
-                        || !value.containsKey(countTag)) {
+                OptionalLong start = dynamic.value(rela ? DynamicSection.DT_RELA : DynamicSection.DT_REL);
+                long countTag = rela ? DynamicSection.DT_RELACOUNT : DynamicSection.DT_RELCOUNT;
+                OptionalLong relative = dynamic.value(countTag);
+                if (!rs.isAlloc() || start.isEmpty() || start.getAsLong() != rs.address() || relative.isEmpty()) {
                     continue;
                 }
-                int count = (int) Math.min(value.get(countTag), rs.size() / relocationSize(rela));
+                int count = (int) Math.min(relative.getAsLong(), rs.size() / layout.relocationSize(rela));
                 List<Relocation> old = image.relocations(rs);
                 List<RelocationRecord> live = new ArrayList<>();
                 List<RelocationRecord> dead = new ArrayList<>();
@@ -371,27 +346,22 @@ public final class Pruner {
                     changed.put(i, live.get(i));
                 }
                 long newCount = (long) count - dead.size();
-                patches.put(dynamic.offset() + at.get(countTag), wordBytes(newCount));
+                patches.put(dynamic.valueOffset(countTag), layout.wordBytes(newCount, order));
             }
         }
 
         /** Writes the edits over {@code target}, unless it is null (a dry run). */
         PruneResult finish(AtomicFile.Existing target, RaceWindows races) {
             boolean dryRun = target == null;
-            RelocationInfo info = abi.relocationInfo();
             for (Map.Entry<Integer, TreeMap<Integer, RelocationRecord>> group : records.entrySet()) {
                 Section rs = sectionsById.get(group.getKey());
-                boolean rela = rs.type() == Section.SHT_RELA;
-                int size = relocationSize(rela);
+                RelocationWriter writer =
+                        new RelocationWriter(file.target(), rs.type() == Section.SHT_RELA, abi.relocationInfo());
                 for (Map.Entry<Integer, RelocationRecord> r : group.getValue().entrySet()) {
                     RelocationRecord rec = r.getValue();
-                    ByteBuffer b = ByteBuffer.allocate(size).order(order);
-                    putWord(b, rec.offset());
-                    putWord(b, info.info(rec.symbol(), rec.type()));
-                    if (rela) {
-                        putWord(b, rec.addend());
-                    }
-                    patches.put(rs.offset() + (long) r.getKey() * size, b.array());
+                    ByteBuffer b = writer.allocate(1);
+                    writer.put(b, 0, rec.offset(), rec.symbol(), rec.type(), rec.addend());
+                    patches.put(rs.offset() + (long) r.getKey() * writer.entrySize(), b.array());
                 }
             }
             FileBytes all = file.contents();
@@ -429,28 +399,6 @@ public final class Pruner {
                     changes,
                     List.copyOf(diagnostics),
                     write);
-        }
-
-        private int relocationSize(boolean rela) {
-            return (rela ? 3 : 2) * word;
-        }
-
-        private long readWord(ByteBuffer b, int at) {
-            return word == 8 ? b.getLong(at) : b.getInt(at) & 0xffffffffL;
-        }
-
-        private void putWord(ByteBuffer b, long value) {
-            if (word == 8) {
-                b.putLong(value);
-            } else {
-                b.putInt((int) value);
-            }
-        }
-
-        private byte[] wordBytes(long value) {
-            ByteBuffer b = ByteBuffer.allocate(word).order(order);
-            putWord(b, value);
-            return b.array();
         }
     }
 }
