@@ -217,6 +217,26 @@ public final class ElfImage implements AutoCloseable {
         return hooks;
     }
 
+    /** A relocation section and the section it applies to. */
+    public record Relocated(Section relocations, Section section) {}
+
+    /**
+     * Every relocation section that uses the symbol table (an object's, or those {@code ld -q}
+     * kept), in file order, with the section it applies to; one whose {@code sh_info} names no
+     * section is left out.
+     */
+    public List<Relocated> relocatedSections() {
+        int symtab = file.symbolTable().map(Section::index).orElse(-1);
+        int count = file.sections().size();
+        List<Relocated> relocated = new ArrayList<>();
+        for (Section rs : file.sections()) {
+            if (rs.isRelocationSection() && rs.link() == symtab && rs.info() > 0 && rs.info() < count) {
+                relocated.add(new Relocated(rs, file.section(rs.info())));
+            }
+        }
+        return relocated;
+    }
+
     /** The relocation sections (through the symbol table) that apply to section {@code index}. */
     public List<Section> relocationSectionsOf(int index) {
         if (relocationSections == null) {

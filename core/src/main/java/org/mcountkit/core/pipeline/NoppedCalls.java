@@ -9,7 +9,6 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
-import org.mcountkit.core.elf.ElfFile;
 
 /**
  * The hook calls in untraced sections that an earlier {@code record} (or the kernel's tool) turned
@@ -31,20 +30,13 @@ final class NoppedCalls {
         if (hooks.none() || !image.relocatable()) {
             return found;
         }
-        ElfFile file = image.file();
         int none = image.abi().noneRelocation();
-        int symtab = file.symbolTable().map(Section::index).orElse(-1);
-        for (Section rs : file.sections()) {
-            if (!rs.isRelocationSection()
-                    || rs.link() != symtab
-                    || rs.info() <= 0
-                    || rs.info() >= file.sections().size()) {
-                continue;
-            }
-            Section code = file.section(rs.info());
+        for (ElfImage.Relocated relocated : image.relocatedSections()) {
+            Section code = relocated.section();
             if (!TracedSections.isCode(code) || TracedSections.isTraced(code.name())) {
                 continue;
             }
+            Section rs = relocated.relocations();
             for (Relocation r : image.relocations(rs)) {
                 String hook = hooks.nameOf(r.symbolIndex());
                 if (hook != null && r.type() == none && r.offset() >= 0 && r.offset() < code.size()) {

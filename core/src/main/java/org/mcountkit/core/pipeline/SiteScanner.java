@@ -48,16 +48,10 @@ final class SiteScanner {
         if (hooks.none()) {
             return scan.result();
         }
-        int symtab = file.symbolTable().map(Section::index).orElse(-1);
         Map<String, Integer> exposed = new LinkedHashMap<>();
-        for (Section rs : file.sections()) {
-            if (!rs.isRelocationSection()
-                    || rs.link() != symtab
-                    || rs.info() <= 0
-                    || rs.info() >= file.sections().size()) {
-                continue;
-            }
-            Section code = file.section(rs.info());
+        for (ElfImage.Relocated relocated : image.relocatedSections()) {
+            Section rs = relocated.relocations();
+            Section code = relocated.section();
             if (!TracedSections.isCode(code)) {
                 if (code.isAlloc()) {
                     reportDataReferences(rs, code, hooks, scan.diagnostics);
