@@ -9,10 +9,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Optional;
+import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.Severity;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ArArchive;
 import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.elf.ChangedFileException;
+import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.FileIdentity;
 import org.mcountkit.core.elf.MappedElfFile;
@@ -151,6 +156,28 @@ public final class ElfFiles {
             return read(path, file.identity(), file::now, channel);
         } catch (IOException e) {
             throw unreadable(e);
+        }
+    }
+
+    /**
+     * Replaces the file resolved as {@code existing} with what {@code out} writes
+     * ({@link AtomicFile#replace}), as {@code record}, {@code patch} and {@code prune} do, forcing
+     * it to disk first when {@code fsync}.
+     *
+     * @param races hooks into the moment before the rename (tests)
+     * @return the warning that litter of killed runs was removed beside the file, if any was
+     * @throws InputException when the file changed since it was read, or cannot be written
+     */
+    public static Optional<Diagnostic> replace(
+            AtomicFile.Existing existing, boolean fsync, ElfAppender out, RaceWindows races) {
+        try {
+            races.beforeReplace(existing.real());
+            String litter = AtomicFile.replace(existing, fsync, out::writeTo).note();
+            return Optional.ofNullable(litter).map(note -> Diagnostic.of(Severity.WARNING, note));
+        } catch (ChangedFileException e) {
+            throw changed(e.getMessage());
+        } catch (IOException e) {
+            throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
         }
     }
 

@@ -17,7 +17,6 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.AtomicFile;
-import org.mcountkit.core.elf.ChangedFileException;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.ElfLayout;
@@ -137,18 +136,7 @@ public final class Recorder {
                         image.abi().addendsInPlace(),
                         image.abi().tableRelocation());
             }
-            try {
-                races.beforeReplace(existing.real());
-                String litter = AtomicFile.replace(existing, options.fsync(), out::writeTo)
-                        .note();
-                if (litter != null) {
-                    diagnostics.add(Diagnostic.of(Severity.WARNING, litter));
-                }
-            } catch (ChangedFileException e) {
-                throw ElfFiles.changed(e.getMessage());
-            } catch (IOException e) {
-                throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
-            }
+            ElfFiles.replace(existing, options.fsync(), out, races).ifPresent(diagnostics::add);
             return new FileReport(
                     path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(), diagnostics, true);
         }

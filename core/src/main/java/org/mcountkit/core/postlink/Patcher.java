@@ -1,6 +1,5 @@
 package org.mcountkit.core.postlink;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +23,6 @@ import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.elf.AtomicFile;
-import org.mcountkit.core.elf.ChangedFileException;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.pipeline.Backends;
@@ -32,7 +30,6 @@ import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.ElfImage;
-import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.RelocationRetirer;
@@ -178,19 +175,8 @@ public final class Patcher {
                 return new PatchResult(file.path(), machine, 0, unchanged, skipped, refused, diagnostics, false);
             }
             if (patched > 0) {
-                try {
-                    retirer.retire();
-                    races.beforeReplace(existing.real());
-                    String litter =
-                            AtomicFile.replace(existing, true, out::writeTo).note();
-                    if (litter != null) {
-                        diagnostics.add(Diagnostic.of(Severity.WARNING, litter));
-                    }
-                } catch (ChangedFileException e) {
-                    throw ElfFiles.changed(e.getMessage());
-                } catch (IOException e) {
-                    throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
-                }
+                retirer.retire();
+                ElfFiles.replace(existing, true, out, races).ifPresent(diagnostics::add);
             }
             return new PatchResult(
                     file.path(), machine, patched, unchanged, skipped, refused, diagnostics, patched > 0);

@@ -1,6 +1,5 @@
 package org.mcountkit.core.postlink;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -24,7 +23,6 @@ import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.PruneResult;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.elf.AtomicFile;
-import org.mcountkit.core.elf.ChangedFileException;
 import org.mcountkit.core.elf.DynamicSection;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
@@ -34,7 +32,6 @@ import org.mcountkit.core.elf.RelocationWriter;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.ElfImage;
-import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RaceWindows;
 import org.slf4j.Logger;
@@ -375,18 +372,7 @@ public final class Pruner {
             if (write) {
                 ElfAppender out = ElfAppender.inPlace(file, abi.relocationInfo());
                 patches.forEach(out::patch);
-                try {
-                    races.beforeReplace(target.real());
-                    String litter =
-                            AtomicFile.replace(target, true, out::writeTo).note();
-                    if (litter != null) {
-                        diagnostics.add(Diagnostic.of(Severity.WARNING, litter));
-                    }
-                } catch (ChangedFileException e) {
-                    throw ElfFiles.changed(e.getMessage());
-                } catch (IOException e) {
-                    throw new InputException(Failure.UNWRITABLE, "cannot write: " + IoReason.of(e), e);
-                }
+                ElfFiles.replace(target, true, out, races).ifPresent(diagnostics::add);
             }
             return new PruneResult(
                     file.path(),
