@@ -131,6 +131,44 @@ class PruneTest {
         assertEquals((long) word * before.size(), stop - start);
     }
 
+    /**
+     * {@code ld --unique=__mcount_loc} keeps each object's table as an output section of its own,
+     * both named {@code __mcount_loc}: each is pruned by its own entries' verdicts, so only the
+     * weak body's entry (the first of weak.o's table) is zeroed, and strong.o's table, whose
+     * first entry is the strong pick, keeps it. (Matching verify's findings back to a table by its
+     * name and the entry's offset zeroed the first entry of both.)
+     */
+    @Test
+    void twoTablesOfOneNameArePrunedEachByItsOwnEntries() throws IOException {
+        Toolchain t = Toolchain.X86_64;
+        X86Program p = new X86Program(t, dir);
+        Path weak = p.compile("weak", PruneOracle.WEAK_PROGRAM, "-pg", "-mfentry", "-mrecord-mcount");
+        Path strong = p.compile("strong", PruneOracle.STRONG_PICK, "-pg", "-mfentry", "-mrecord-mcount");
+        Path image =
+                p.link("prog", List.of("-no-pie", "-Wl,--unique=__mcount_loc"), weak, strong, p.hook("__fentry__"));
+        List<List<Long>> before = TableOracle.addressesBySection(image, "__mcount_loc");
+        List<Long> all = TableOracle.addresses(image, "__mcount_loc");
+        List<Long> dead = PruneOracle.outsideFunctions(t, image, all);
+        assertEquals(2, before.size(), "two tables: " + before);
+        assertEquals(List.of(before.get(0).get(0)), dead, "nm -S leaves the weak pick's entry uncovered");
+
+        PruneResult result = mcountkit.prune(image, PruneOptions.DEFAULT);
+
+        assertEquals(
+                dead,
+                result.zeroed().stream().map(Verification.Finding::address).toList());
+        assertEquals(all.size(), result.entries());
+        List<List<Long>> expected = new ArrayList<>();
+        for (List<Long> table : before) {
+            List<Long> pruned = new ArrayList<>();
+            table.stream().filter(dead::contains).forEach(a -> pruned.add(0L));
+            table.stream().filter(a -> !dead.contains(a)).sorted().forEach(pruned::add);
+            expected.add(pruned);
+        }
+        assertEquals(expected, TableOracle.addressesBySection(image, "__mcount_loc"));
+        PruneOracle.assertPrunedAndStable(mcountkit, image, all.size());
+    }
+
     private static boolean isSorted(List<Long> words) {
         for (int i = 1; i < words.size(); i++) {
             if (Long.compareUnsigned(words.get(i - 1), words.get(i)) > 0) {

@@ -114,9 +114,8 @@ public final class Pruner {
                                     + " link without -z pack-relative-relocs");
                 }
             }
-            Verification verification = Verifier.verify(image);
-            Edit edit = new Edit(image, verification);
-            for (TableWords.Table table : tables) {
+            Edit edit = new Edit(image);
+            for (TableVerdicts table : Verifier.verdicts(image, tables)) {
                 edit.table(table);
             }
             edit.relativeCounts();
@@ -149,7 +148,6 @@ public final class Pruner {
         private final ElfImage image;
         private final ElfFile file;
         private final Abi abi;
-        private final Verification verification;
         private final ByteOrder order;
         private final ElfLayout layout;
         /** The new relocation records, by relocation section index and then by entry index. */
@@ -165,34 +163,30 @@ public final class Pruner {
         private int neutralised;
         private boolean reordered;
 
-        Edit(ElfImage image, Verification verification) {
+        Edit(ElfImage image) {
             this.image = image;
             this.file = image.file();
             this.abi = image.abi();
-            this.verification = verification;
             this.order = file.target().endian().order();
             this.layout = ElfLayout.of(file.target().elfClass());
         }
 
-        void table(TableWords.Table table) {
+        /** Zeroes the entries of {@code checked} outside a function, sorts it, and makes its relocations follow. */
+        void table(TableVerdicts checked) {
+            TableWords.Table table = checked.table();
             int n = table.count();
             long[] values = table.values();
             boolean[] zero = new boolean[n];
             for (int i = 0; i < n; i++) {
-                zero[i] = values[i] == 0;
-                zerosBefore += zero[i] ? 1 : 0;
-            }
-            entries += n;
-            for (Verification.Finding f : verification.outsideFunction()) {
-                if (f.table().equals(table.name())) {
-                    zero[(int) (f.entryOffset() / layout.wordSize())] = true;
-                    zeroed.add(f);
+                Verdict verdict = checked.verdicts().get(i);
+                zero[i] = verdict.kind() == Verdict.Kind.ZERO || verdict.kind() == Verdict.Kind.OUTSIDE_FUNCTION;
+                if (verdict.kind() == Verdict.Kind.OUTSIDE_FUNCTION) {
+                    zeroed.add(verdict.finding());
                 }
             }
-            int bad = 0;
-            for (Verification.Finding f : verification.findings()) {
-                bad += f.table().equals(table.name()) ? 1 : 0;
-            }
+            entries += n;
+            zerosBefore += checked.count(Verdict.Kind.ZERO);
+            int bad = checked.count(Verdict.Kind.BAD);
             if (bad > 0) {
                 diagnostics.add(Diagnostic.at(
                         Severity.WARNING,

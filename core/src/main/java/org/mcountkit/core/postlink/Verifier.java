@@ -93,7 +93,7 @@ public final class Verifier {
         try (ElfFile file = ElfFiles.open(path)) {
             long start = System.nanoTime();
             ElfImage image = ElfImage.of(file, backends.require(file.target()));
-            Verification result = verify(image);
+            Verification result = new Check(image).run();
             if (log.isDebugEnabled()) {
                 log.debug(
                         "{}: {}; {} entr(ies) checked, {} zero, {} bad, {} outside a function; {} ms",
@@ -109,9 +109,13 @@ public final class Verifier {
         }
     }
 
-    /** Verifies an image already read: {@link Pruner} zeroes what this calls outside a function. */
-    static Verification verify(ElfImage image) {
-        return new Check(image).run();
+    /**
+     * The verdict on each entry of {@code tables}, tables of the linked image {@code image}:
+     * {@link Pruner} zeroes the entries this finds outside a function.
+     */
+    static List<TableVerdicts> verdicts(ElfImage image, List<TableWords.Table> tables) {
+        Check check = new Check(image);
+        return tables.stream().map(check::verdicts).toList();
     }
 
     /** A place in an object: section index and offset. */
@@ -174,7 +178,7 @@ public final class Verifier {
             } else {
                 List<TableWords.Table> tables = TableWords.of(image);
                 for (TableWords.Table table : tables) {
-                    entries(table);
+                    verdicts(table).verdicts().forEach(this::count);
                 }
                 any = !tables.isEmpty();
             }
@@ -188,15 +192,32 @@ public final class Verifier {
                     file.path(), image.machine(), checked, zeros, findings, outsideFunction, diagnostics);
         }
 
-        private void entries(TableWords.Table table) {
+        /** The verdict on each entry of a linked image's table: its value is the address checked. */
+        TableVerdicts verdicts(TableWords.Table table) {
             long[] values = table.values();
+            List<Verdict> verdicts = new ArrayList<>(values.length);
             for (int i = 0; i < values.length; i++) {
-                if (values[i] == 0) {
-                    zeros++;
-                    continue;
+                verdicts.add(
+                        values[i] == 0
+                                ? Verdict.ZERO
+                                : entry(table.name(), (long) i * word, values[i], table.patchable()));
+            }
+            return new TableVerdicts(table, verdicts);
+        }
+
+        /** Counts a verdict into the image's result. */
+        private void count(Verdict verdict) {
+            switch (verdict.kind()) {
+                case ZERO -> zeros++;
+                case SITE -> checked++;
+                case OUTSIDE_FUNCTION -> {
+                    checked++;
+                    outsideFunction.add(verdict.finding());
                 }
-                checked++;
-                entry(table.name(), (long) i * word, values[i], table.patchable());
+                case BAD -> {
+                    checked++;
+                    findings.add(verdict.finding());
+                }
             }
         }
 
@@ -225,80 +246,76 @@ public final class Verifier {
             for (long at = 0; at + word <= data.limit(); at += word) {
                 Relocation r = byOffset.get(at);
                 if (r != null && r.type() == none) {
-                    zeros++;
+                    count(Verdict.ZERO);
                     continue;
                 }
-                checked++;
                 RelocatedEntry placed = r == null
                         ? new RelocatedEntry.Unplaced(Severity.ERROR, "no relocation places this word")
                         : RelocatedEntry.of(image, data, r);
                 if (placed instanceof RelocatedEntry.Place p) {
-                    objectEntry(table.name(), at, p.section(), p.offset(), patchable);
+                    count(objectEntry(table.name(), at, p.section(), p.offset(), patchable));
                 } else if (placed instanceof RelocatedEntry.Unplaced u) {
-                    findings.add(new Verification.Finding(
-                            table.name(), at, 0, null, null, "a relocation against a traced code section", u.reason()));
+                    count(Verdict.bad(new Verification.Finding(
+                            table.name(),
+                            at,
+                            0,
+                            null,
+                            null,
+                            "a relocation against a traced code section",
+                            u.reason())));
                 }
             }
         }
 
-        private void objectEntry(String table, long at, Section code, long offset, boolean patchable) {
+        private Verdict objectEntry(String table, long at, Section code, long offset, boolean patchable) {
             if (!TracedSections.isCode(code) || offset < 0 || offset >= code.size()) {
                 String where = TracedSections.isCode(code)
                         ? String.format("past the end of %s (%d bytes)", code.name(), code.size())
                         : "in " + code.name() + ", which is not code";
-                findings.add(new Verification.Finding(table, at, offset, null, null, expected(offset, 0), where));
-                return;
+                return Verdict.bad(new Verification.Finding(table, at, offset, null, null, expected(offset, 0), where));
             }
-            entry(table, at, code, offset, patchable);
+            return entry(table, at, code, offset, patchable);
         }
 
-        private void entry(String table, long at, long address, boolean patchable) {
+        private Verdict entry(String table, long at, long address, boolean patchable) {
             Section code = image.codeSectionAt(address);
             if (code == null) {
-                findings.add(new Verification.Finding(
+                return Verdict.bad(new Verification.Finding(
                         table, at, address, null, null, expected(address, 0), "not in any code section"));
-                return;
             }
-            entry(table, at, code, address - code.address(), patchable);
+            return entry(table, at, code, address - code.address(), patchable);
         }
 
         /** Checks the entry {@code at} of {@code table}, which points {@code offset} into the code section {@code code}. */
-        private void entry(String table, long at, Section code, long offset, boolean patchable) {
-            long address = code.address() + offset;
+        private Verdict entry(String table, long at, Section code, long offset, boolean patchable) {
             Code bytes = image.codeAt(code, offset);
             int nops = reader.nopRun(bytes, (int) offset, MAX_PAD);
-            String function = image.functions().describeEntry(code.index(), offset, nops);
-            String foundBytes = hex(bytes, (int) offset, reader.siteLength(bytes, (int) offset));
-            String expected = expected(address, bytes.mode());
-            if (!TracedSections.isTraced(code.name())) {
-                findings.add(new Verification.Finding(
-                        table,
-                        at,
-                        address,
-                        function,
-                        foundBytes,
-                        expected,
-                        "in " + code.name() + ", a section that is not traced"));
-                return;
-            }
-            boolean siteBytes = siteBytes(bytes, code, offset, nops, patchable);
+            boolean traced = TracedSections.isTraced(code.name());
+            boolean siteBytes = traced && siteBytes(bytes, code, offset, nops, patchable);
             boolean inFunction = !functionsKnown || image.functions().inFunction(code.index(), offset, nops);
             if (siteBytes && inFunction) {
-                return;
+                return Verdict.SITE;
             }
+            String reason;
+            if (!traced) {
+                reason = "in " + code.name() + ", a section that is not traced";
+            } else if (siteBytes) {
+                reason = OUTSIDE_FUNCTION;
+            } else {
+                reason = inFunction
+                        ? "neither a call to the hook nor a NOP"
+                        : "in no function symbol, and neither a call to the hook nor a NOP";
+            }
+            long address = code.address() + offset;
             Verification.Finding finding = new Verification.Finding(
                     table,
                     at,
                     address,
-                    function,
-                    foundBytes,
-                    expected,
-                    siteBytes
-                            ? OUTSIDE_FUNCTION
-                            : inFunction
-                                    ? "neither a call to the hook nor a NOP"
-                                    : "in no function symbol, and neither a call to the hook nor a NOP");
-            (siteBytes ? outsideFunction : findings).add(finding);
+                    image.functions().describeEntry(code.index(), offset, nops),
+                    hex(bytes, (int) offset, reader.siteLength(bytes, (int) offset)),
+                    expected(address, bytes.mode()),
+                    reason);
+            return siteBytes ? Verdict.outsideFunction(finding) : Verdict.bad(finding);
         }
 
         /**

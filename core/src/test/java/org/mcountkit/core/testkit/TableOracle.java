@@ -97,18 +97,27 @@ public final class TableOracle {
 
     /** The words of every section named {@code table} of a linked image: the addresses themselves. */
     public static List<Long> addresses(Path image, String table) {
-        ElfFile elf = new JelfElfFile(image);
         List<Long> addresses = new ArrayList<>();
+        addressesBySection(image, table).forEach(addresses::addAll);
+        return addresses;
+    }
+
+    /** The words of each section named {@code table} of a linked image, a list per section in file order. */
+    public static List<List<Long>> addressesBySection(Path image, String table) {
+        ElfFile elf = new JelfElfFile(image);
+        List<List<Long>> sections = new ArrayList<>();
         int word = elf.target().pointerSize();
         for (Section s : elf.sections()) {
             if (!s.name().equals(table)) {
                 continue;
             }
+            List<Long> addresses = new ArrayList<>();
             ByteBuffer data = elf.bytes(s);
             for (int p = 0; p + word <= data.limit(); p += word) {
                 addresses.add(word == 8 ? data.getLong(p) : data.getInt(p) & 0xffffffffL);
             }
+            sections.add(addresses);
         }
-        return addresses;
+        return sections;
     }
 }
