@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import java.io.IOException;
 import java.io.Writer;
+import java.util.List;
 
 /**
  * The one way mcountkit writes JSON: a document pretty-printed, or a JSON Lines record on one
@@ -27,10 +28,26 @@ final class JsonOutput {
         void writeTo(JsonGenerator json) throws IOException;
     }
 
+    /** Writes one item of an array as its object. */
+    interface Item<T> {
+        void writeTo(JsonGenerator json, T item) throws IOException;
+    }
+
     private JsonOutput() {}
 
     static void write(Writer out, Document document) throws IOException {
         write(out, document, true);
+    }
+
+    /** Writes a document that is an array of one object per item, in order. */
+    static <T> void writeArray(Writer out, List<T> items, Item<? super T> item) throws IOException {
+        write(out, json -> {
+            json.writeStartArray();
+            for (T t : items) {
+                item.writeTo(json, t);
+            }
+            json.writeEndArray();
+        });
     }
 
     /** Writes one JSON Lines record: the document on a single line, then the newline, and flushes. */

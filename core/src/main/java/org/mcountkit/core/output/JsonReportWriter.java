@@ -25,13 +25,7 @@ public final class JsonReportWriter {
     }
 
     public void write(List<FileReport> reports, Writer out) throws IOException {
-        JsonOutput.write(out, json -> {
-            json.writeStartArray();
-            for (FileReport report : reports) {
-                writeFile(json, report);
-            }
-            json.writeEndArray();
-        });
+        JsonOutput.writeArray(out, reports, this::writeFile);
     }
 
     /**
@@ -39,13 +33,7 @@ public final class JsonReportWriter {
      * {@code {"file","error"}}, so a reader of the array sees every file it asked about.
      */
     public void writeOutcomes(List<Outcome> outcomes, Writer out) throws IOException {
-        JsonOutput.write(out, json -> {
-            json.writeStartArray();
-            for (Outcome outcome : outcomes) {
-                writeOutcome(json, outcome);
-            }
-            json.writeEndArray();
-        });
+        JsonOutput.writeArray(out, outcomes, this::writeOutcome);
     }
 
     /** Writes one file's object as a JSON Lines record (one line), a failure as {@code {"file","error"}}. */

@@ -17,13 +17,7 @@ import org.mcountkit.core.Verification;
 public final class VerificationJsonWriter {
 
     public void write(List<Verification> results, Writer out) throws IOException {
-        JsonOutput.write(out, json -> {
-            json.writeStartArray();
-            for (Verification v : results) {
-                writeImage(json, v);
-            }
-            json.writeEndArray();
-        });
+        JsonOutput.writeArray(out, results, VerificationJsonWriter::writeImage);
     }
 
     /** Writes one image's object as a JSON Lines record (one line). */
