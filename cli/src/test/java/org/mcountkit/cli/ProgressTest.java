@@ -74,7 +74,8 @@ class ProgressTest {
                 Collections.nCopies(count, site),
                 List.of(),
                 List.of(),
-                true);
+                true,
+                false);
     }
 
     @Test

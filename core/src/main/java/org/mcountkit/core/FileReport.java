@@ -22,18 +22,6 @@ public record FileReport(
         boolean changed,
         boolean linked) {
 
-    /** The report on a relocatable object. */
-    public FileReport(
-            Path file,
-            String machine,
-            ElfTarget target,
-            List<CallSite> sites,
-            List<CallSite> untracedSites,
-            List<Diagnostic> diagnostics,
-            boolean changed) {
-        this(file, machine, target, sites, untracedSites, diagnostics, changed, false);
-    }
-
     /** The same report on a file named {@code shownAs} (a copy of standard input is shown as {@code -}). */
     public FileReport withFile(Path shownAs) {
         return new FileReport(shownAs, machine, target, sites, untracedSites, diagnostics, changed, linked);

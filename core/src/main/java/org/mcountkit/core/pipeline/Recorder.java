@@ -112,7 +112,8 @@ public final class Recorder {
                     FoundSite.sites(scan.traced()),
                     FoundSite.sites(scan.untraced()),
                     diagnostics,
-                    false);
+                    false,
+                    /* linked= */ false);
             if (refused(unchanged, diagnostics, options)) {
                 return unchanged;
             }
@@ -138,7 +139,14 @@ public final class Recorder {
             }
             ElfFiles.replace(existing, options.fsync(), out, races).ifPresent(diagnostics::add);
             return new FileReport(
-                    path, machine, file.target(), unchanged.sites(), unchanged.untracedSites(), diagnostics, true);
+                    path,
+                    machine,
+                    file.target(),
+                    unchanged.sites(),
+                    unchanged.untracedSites(),
+                    diagnostics,
+                    true,
+                    /* linked= */ false);
         }
     }
 
@@ -196,7 +204,8 @@ public final class Recorder {
                 FoundSite.sites(scan.traced()),
                 FoundSite.sites(untraced),
                 diagnostics,
-                false);
+                false,
+                /* linked= */ false);
         diagnostics.add(Diagnostic.of(Severity.NOTE, "already has " + McountLocSections.TABLE + ": left unchanged"));
         try {
             // A run killed between its rename and its clean-up left the table and its directory.
