@@ -35,7 +35,6 @@ import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RaceWindows;
 import org.slf4j.Logger;
-import org.slf4j.helpers.NOPLogger;
 
 /**
  * Gives a linked image's {@code __mcount_loc} table what Linux 6.15's {@code scripts/sorttable}
@@ -66,10 +65,6 @@ public final class Pruner {
 
     public Pruner(Backends backends, Logger log) {
         this(backends, log, RaceWindows.NONE);
-    }
-
-    public Pruner(Backends backends) {
-        this(backends, NOPLogger.NOP_LOGGER);
     }
 
     /**

@@ -29,7 +29,6 @@ import org.mcountkit.core.pipeline.FunctionIndex;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.Millis;
 import org.slf4j.Logger;
-import org.slf4j.helpers.NOPLogger;
 
 /**
  * Makes one {@code __mcount_loc} table from the sites {@code list} finds in some inputs (objects,
@@ -47,10 +46,6 @@ public final class TableMaker {
     public TableMaker(Backends backends, Logger log) {
         this.backends = backends;
         this.log = log;
-    }
-
-    public TableMaker(Backends backends) {
-        this(backends, NOPLogger.NOP_LOGGER);
     }
 
     /**

@@ -31,7 +31,6 @@ import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.pipeline.TableSites;
 import org.mcountkit.core.pipeline.TracedSections;
 import org.slf4j.Logger;
-import org.slf4j.helpers.NOPLogger;
 
 /**
  * Checks every entry of a linked image's {@code __mcount_loc} and
@@ -78,10 +77,6 @@ public final class Verifier {
     public Verifier(Backends backends, Logger log) {
         this.backends = backends;
         this.log = log;
-    }
-
-    public Verifier(Backends backends) {
-        this(backends, NOPLogger.NOP_LOGGER);
     }
 
     /**
