@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ class DynamicSectionTest {
     @ParameterizedTest
     @EnumSource(names = {"X86_64", "I386", "PPC", "PPC64"})
     void everyTagHasTheValueReadelfShowsAtTheOffsetGiven(Toolchain toolchain) throws IOException {
-        Path pie = pie(toolchain);
+        Path pie = link(toolchain, "pie", "-O2", "-fPIE", "-pie", "-Wl,--no-dynamic-linker");
         Map<Long, Long> shown = readelfDynamic(toolchain, pie);
         assertTrue(
                 shown.containsKey(DynamicSection.DT_RELCOUNT) || shown.containsKey(DynamicSection.DT_RELACOUNT),
@@ -72,39 +73,21 @@ class DynamicSectionTest {
     @ParameterizedTest
     @EnumSource(names = {"X86_64", "I386"})
     void aStaticProgramHasNone(Toolchain toolchain) throws IOException {
-        Path source = Samples.write(dir, "p.c", PROGRAM);
-        Path program = dir.resolve("static");
-        Command.check(
-                dir,
-                List.of(
-                        toolchain.tool("gcc"),
-                        "-nostdlib",
-                        "-static",
-                        "-no-pie",
-                        source.toString(),
-                        "-o",
-                        program.toString()));
+        Path program = link(toolchain, "static", "-static", "-no-pie");
         try (MappedElfFile file = MappedElfFile.open(program)) {
             assertFalse(DynamicSection.of(file).isPresent());
         }
     }
 
-    private Path pie(Toolchain toolchain) {
+    /** {@link #PROGRAM} linked without a C library, with {@code flags}, into {@code dir/name}. */
+    private Path link(Toolchain toolchain, String name, String... flags) {
         Path source = Samples.write(dir, "p.c", PROGRAM);
-        Path pie = dir.resolve("pie");
-        Command.check(
-                dir,
-                List.of(
-                        toolchain.tool("gcc"),
-                        "-O2",
-                        "-fPIE",
-                        "-nostdlib",
-                        "-pie",
-                        "-Wl,--no-dynamic-linker",
-                        source.toString(),
-                        "-o",
-                        pie.toString()));
-        return pie;
+        Path out = dir.resolve(name);
+        List<String> command = new ArrayList<>(List.of(toolchain.tool("gcc"), "-nostdlib"));
+        command.addAll(List.of(flags));
+        command.addAll(List.of(source.toString(), "-o", out.toString()));
+        Command.check(dir, command);
+        return out;
     }
 
     /** The first entry of each tag readelf shows, up to DT_NULL (which it shows as NULL). */
