@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.testkit.Command;
@@ -97,6 +99,32 @@ class ModulePathTest {
                         .contains("package org.mcountkit.core.pipeline is declared in module org.mcountkit.core,"
                                 + " which does not export it"),
                 javac.stderr());
+    }
+
+    /** Issue 29 item 16 too: the javadoc jar documented the internal packages as if they were API. */
+    @Test
+    void coreJavadocDocumentsTheExportedPackagesOnly() throws IOException {
+        Path core = Stream.of(modulePath().split(File.pathSeparator))
+                .map(Path::of)
+                .filter(jar -> jar.getFileName().toString().startsWith("mcountkit-core-"))
+                .findFirst()
+                .orElseThrow();
+        Path javadoc = core.resolveSibling(core.getFileName().toString().replace(".jar", "-javadoc.jar"));
+
+        List<String> documented;
+        try (ZipFile jar = new ZipFile(javadoc.toFile())) {
+            documented = jar.stream()
+                    .map(ZipEntry::getName)
+                    .filter(name -> name.endsWith("/package-summary.html"))
+                    .sorted()
+                    .toList();
+        }
+
+        assertEquals(
+                List.of(
+                        "org.mcountkit.core/org/mcountkit/core/output/package-summary.html",
+                        "org.mcountkit.core/org/mcountkit/core/package-summary.html"),
+                documented);
     }
 
     /** javac of this JDK, the sources on the module path of {@link #modulePath()}, into {@code out}. */
