@@ -11,18 +11,14 @@ import picocli.CommandLine.Spec;
 /** {@code backends}: what the loaded backends handle, before a user tries a file. */
 @Command(
         name = "backends",
-        mixinStandardHelpOptions = true,
-        versionProvider = Version.class,
-        exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:The machines are listed.", "2:A wrong command line, or a --plugin-path that cannot be used."
         },
-        footerHeading = "%nExamples:%n",
         footer = {"  mcountkit backends", "  mcountkit backends --plugin-path ~/mcountkit-plugins"},
         description = {
             "List every machine the loaded backends (built-in and plugins) handle: its name, e_machine,"
                     + " ELF class, byte order, table relocation, hooks, backend and where it was loaded from."
         })
-final class BackendsCommand implements Callable<Integer> {
+final class BackendsCommand extends CommandHelp implements Callable<Integer> {
 
     private static final String ROW = "%-11s %-17s %-5s %-6s %-20s %-24s %-6s %s%n";
 

@@ -12,23 +12,17 @@ import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TextReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code list}: the call sites of each file; files are never changed. */
 @Command(
         name = "list",
-        mixinStandardHelpOptions = true,
-        versionProvider = Version.class,
-        exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:Every file is listed.",
             "1:A file could not be read, or had an error.",
             "2:A wrong command line: an unknown option, a missing or bad value."
         },
-        footerHeading = "%nExamples:%n",
         footer = {
             "  mcountkit list foo.o",
             "  mcountkit list --json vmlinux > sites.json",
@@ -39,19 +33,13 @@ import picocli.CommandLine.Spec;
             "Text: FILE: SECTION+0xOFFSET LENGTH FUNCTION HOOK SOURCE per site, then 0xADDRESS for linked images.",
             "--format json and jsonl: the schema in docs/commands.md."
         })
-final class ListCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+final class ListCommand extends CommandHelp implements Callable<Integer> {
 
     @Mixin
-    Verbosity verbosity;
+    Context context;
 
     @Mixin
     Jobs jobs;
-
-    @Mixin
-    Plugins plugins;
 
     @Mixin
     OutputStyle output;
@@ -69,7 +57,7 @@ final class ListCommand implements Callable<Integer> {
         try {
             stdin = StandardInput.of(files, System.in);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw new ParameterException(context.spec.commandLine(), e.getMessage());
         }
         try (stdin) {
             return list(style, stdin);
@@ -77,11 +65,11 @@ final class ListCommand implements Callable<Integer> {
     }
 
     private int list(OutputStyle.Style style, StandardInput stdin) throws IOException {
-        PrintWriter out = spec.commandLine().getOut();
-        Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
+        PrintWriter out = context.out();
+        Reporter reporter = context.reporter();
+        Mcountkit mcountkit = context.mcountkit();
         List<Path> inputs = Mcountkit.withArchiveMembers(stdin.files(files));
-        Progress progress = Progress.forRun(inputs.size(), verbosity.quiet);
+        Progress progress = Progress.forRun(inputs.size(), context.verbosity.quiet);
         JsonReportWriter jsonWriter = new JsonReportWriter(false);
         List<Outcome> outcomes = mcountkit.listAll(inputs, jobs.jobs, outcome -> {
             progress.finished(outcome);

@@ -45,7 +45,7 @@ public final class Main {
      */
     private static int runReportingOutOfMemory(PrintWriter out, OutputStream bytes, PrintWriter err, String... args) {
         try {
-            return run(out, bytes, err, args);
+            return run(out, Optional.of(bytes), err, args);
         } catch (OutOfMemoryError e) {
             err.println("mcountkit: " + OutOfMemory.reason());
             err.flush();
@@ -53,13 +53,16 @@ public final class Main {
         }
     }
 
-    /** Like {@link #run(String...)}, printing results to {@code out} and problems to {@code err}. */
+    /**
+     * Like {@link #run(String...)}, printing results to {@code out} and problems to {@code err}.
+     * Binary output has no place in a writer: {@code table -o -} of an object is refused (exit 2).
+     */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        return run(out, System.out, err, args);
+        return run(out, Optional.empty(), err, args);
     }
 
     /** As {@link #run(PrintWriter, PrintWriter, String...)}, binary output ({@code table -o -}) to {@code bytes}. */
-    static int run(PrintWriter out, OutputStream bytes, PrintWriter err, String... args) {
+    private static int run(PrintWriter out, Optional<OutputStream> bytes, PrintWriter err, String... args) {
         if (args.length > 0 && args[0].equals("recordmcount")) {
             Mcountkit mcountkit;
             try {
@@ -92,7 +95,9 @@ public final class Main {
             Mcountkit mcountkit, Path workingDirectory, List<String> args, PrintWriter out, PrintWriter err) {
         Optional<String> standard = RecordmcountLine.standardOption(args);
         if (standard.isPresent()) {
-            return McountkitCommand.execute(out, System.out, err, "recordmcount", standard.get());
+            // The help and the version are text, for out: the process's standard output or, in the
+            // build server, the client's. Nothing here writes bytes.
+            return McountkitCommand.execute(out, Optional.empty(), err, "recordmcount", standard.get());
         }
         Optional<RecordArguments> arguments = RecordmcountLine.parse(args);
         if (arguments.isEmpty()) {

@@ -4,27 +4,24 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code mcountkit} command as picocli reads it: every command, option and help text. */
 @Command(
         name = "mcountkit",
-        mixinStandardHelpOptions = true,
-        versionProvider = Version.class,
         description = {
             "Finds and records function-tracing call sites (mcount, __fentry__) in ELF files.",
             "mcountkit recordmcount [-w] FILE... takes the kernel's recordmcount command line as it is;"
                     + " mcountkit-recordmcount, beside this command, does the same through the build server."
         },
-        exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:Every file is done.",
             "1:A file could not be read or written, or had an error; or standard output could not be written.",
             "2:A wrong command line: an unknown command or option, a missing or bad value.",
             "141:Standard output was a pipe its reader closed early (| head), as SIGPIPE ends a C program."
         },
-        footerHeading = "%nExamples:%n",
         footer = {
             "  mcountkit list foo.o",
             "  mcountkit record -w foo.o",
@@ -43,24 +40,27 @@ import picocli.CommandLine.Command;
             BackendsCommand.class,
             CommandLine.HelpCommand.class
         })
-final class McountkitCommand implements Runnable {
+final class McountkitCommand extends CommandHelp implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** Where binary output goes ({@code table -o -}): standard output's bytes, beside the text writer. */
-    private final OutputStream standardOutput;
+    /**
+     * Where binary output goes ({@code table -o -}): the process's standard output, whose text
+     * the writer given with it encodes; none for a caller that takes text only.
+     */
+    private final Optional<OutputStream> standardOutput;
 
     /** For picocli's generators (man pages, completion), which never run a command. */
     McountkitCommand() {
-        this(System.out);
+        this(Optional.empty());
     }
 
-    McountkitCommand(OutputStream standardOutput) {
+    McountkitCommand(Optional<OutputStream> standardOutput) {
         this.standardOutput = standardOutput;
     }
 
-    OutputStream standardOutput() {
+    Optional<OutputStream> standardOutput() {
         return standardOutput;
     }
 
@@ -163,8 +163,11 @@ final class McountkitCommand implements Runnable {
         return text.append(line).append(String.format("%n")).toString();
     }
 
-    /** Parses and runs {@code args}; returns the exit code. */
-    static int execute(PrintWriter out, OutputStream bytes, PrintWriter err, String... args) {
+    /**
+     * Parses and runs {@code args}; returns the exit code. {@code bytes} is the stream beneath
+     * {@code out}, for binary output; without it a command that would write bytes refuses.
+     */
+    static int execute(PrintWriter out, Optional<OutputStream> bytes, PrintWriter err, String... args) {
         CommandLine commandLine = new CommandLine(new McountkitCommand(bytes));
         commandLine.setOut(out);
         commandLine.setErr(err);

@@ -1,10 +1,10 @@
 package org.mcountkit.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
@@ -12,23 +12,17 @@ import org.mcountkit.core.PatchResult;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code patch}: every recorded site becomes the NOP or the call, after checking its old bytes. */
 @Command(
         name = "patch",
-        mixinStandardHelpOptions = true,
-        versionProvider = Version.class,
-        exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:Every file is patched (or was already).",
             "1:A file could not be read or written, or a site held something else.",
             "2:A wrong command line: an unknown option, a missing or bad value."
         },
-        footerHeading = "%nExamples:%n",
         footer = {"  mcountkit patch --nop prog", "  mcountkit patch --call --target my_hook prog"},
         description = {
             "Rewrite every site of each file to the backend's NOP (--nop) or call (--call), in place and"
@@ -37,7 +31,7 @@ import picocli.CommandLine.Spec;
             "Prints FILE: N patched, N unchanged, N skipped per file; a refused site as"
                     + " mcountkit: FILE: SECTION+0xOFFSET 0xADDRESS FUNCTION: found BYTES, expected ... on stderr."
         })
-final class PatchCommand implements Callable<Integer> {
+final class PatchCommand extends CommandHelp implements Callable<Integer> {
 
     /** Exactly one of --nop and --call. */
     static final class ModeChoice {
@@ -51,14 +45,8 @@ final class PatchCommand implements Callable<Integer> {
         boolean call;
     }
 
-    @Spec
-    CommandSpec spec;
-
     @Mixin
-    Verbosity verbosity;
-
-    @Mixin
-    Plugins plugins;
+    Context context;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     ModeChoice mode;
@@ -79,21 +67,12 @@ final class PatchCommand implements Callable<Integer> {
     List<Path> files;
 
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
+    public Integer call() throws IOException {
+        PrintWriter out = context.out();
+        Reporter reporter = context.reporter();
+        Mcountkit mcountkit = context.mcountkit();
         PatchOptions options = new PatchOptions(mode.nop ? PatchMode.NOP : PatchMode.CALL, tableOnly, target);
-        int bad = 0;
-        for (Path file : files) {
-            PatchResult result;
-            try {
-                result = mcountkit.patch(file, options);
-            } catch (InputException e) {
-                reporter.failed(file, e.getMessage());
-                bad++;
-                continue;
-            }
+        return context.eachFile(files, file -> mcountkit.patch(file, options), (file, result) -> {
             for (PatchResult.Refusal r : result.refused()) {
                 reporter.failed(
                         file,
@@ -107,14 +86,12 @@ final class PatchCommand implements Callable<Integer> {
                                 r.expected()));
             }
             reporter.diagnostics(file, result.diagnostics());
-            if (!verbosity.quiet && result.refused().isEmpty()) {
+            if (!context.verbosity.quiet && result.refused().isEmpty()) {
                 out.printf(
                         "%s: %d patched, %d unchanged, %d skipped%n",
                         file, result.patched(), result.unchanged(), result.skipped());
             }
-            bad += result.refused().isEmpty() ? 0 : 1;
-        }
-        out.flush();
-        return bad == 0 ? 0 : 1;
+            return result.refused().isEmpty();
+        });
     }
 }

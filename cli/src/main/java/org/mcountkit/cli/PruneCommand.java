@@ -1,33 +1,27 @@
 package org.mcountkit.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.PruneResult;
 import org.mcountkit.core.Verification;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code prune}: Linux 6.15's table fix for any linked image, kernels before 6.15 included. */
 @Command(
         name = "prune",
-        mixinStandardHelpOptions = true,
-        versionProvider = Version.class,
-        exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:Every image is pruned (or already was).",
             "1:An image could not be read, pruned or written.",
             "2:A wrong command line: an unknown option, a missing or bad value."
         },
-        footerHeading = "%nExamples:%n",
         footer = {"  mcountkit prune --dry-run vmlinux", "  mcountkit prune vmlinux"},
         description = {
             "Zero every __mcount_loc entry of each linked image that verify reports as outside-function (inside"
@@ -40,16 +34,10 @@ import picocli.CommandLine.Spec;
             "Prints IMAGE: TABLE+0xENTRY 0xADDRESS ?: zeroed: REASON per entry (would zero, with --dry-run),"
                     + " then IMAGE: N entries, N zero before, N zeroed, N relocations made NONE, and what was done."
         })
-final class PruneCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+final class PruneCommand extends CommandHelp implements Callable<Integer> {
 
     @Mixin
-    Verbosity verbosity;
-
-    @Mixin
-    Plugins plugins;
+    Context context;
 
     @Option(names = "--dry-run", description = "List the entries that would be zeroed; change nothing.")
     boolean dryRun;
@@ -58,27 +46,17 @@ final class PruneCommand implements Callable<Integer> {
     List<Path> images;
 
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
-        int bad = 0;
-        for (Path image : images) {
-            PruneResult result;
-            try {
-                result = mcountkit.prune(image, new PruneOptions(dryRun));
-            } catch (InputException e) {
-                reporter.failed(image, e.getMessage());
-                bad++;
-                continue;
-            }
+    public Integer call() throws IOException {
+        PrintWriter out = context.out();
+        Reporter reporter = context.reporter();
+        Mcountkit mcountkit = context.mcountkit();
+        return context.eachFile(images, image -> mcountkit.prune(image, new PruneOptions(dryRun)), (image, result) -> {
             reporter.diagnostics(result.file(), result.diagnostics());
-            if (!verbosity.quiet) {
+            if (!context.verbosity.quiet) {
                 print(out, result, dryRun);
             }
-        }
-        out.flush();
-        return bad == 0 ? 0 : 1;
+            return true;
+        });
     }
 
     private static void print(PrintWriter out, PruneResult r, boolean dryRun) {

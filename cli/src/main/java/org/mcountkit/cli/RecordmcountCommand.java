@@ -19,18 +19,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "recordmcount",
-        mixinStandardHelpOptions = true,
-        versionProvider = Version.class,
-        exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:Every file is recorded.", "1:A file failed.", "2:A wrong command line."},
-        footerHeading = "%nExamples:%n",
         footer = {"  mcountkit recordmcount -w kernel/sched/core.o", "  mcountkit-recordmcount kernel/sched/core.o"},
         description = {
             "The kernel's scripts/recordmcount command line, exactly: record each FILE in place, as record does.",
             "Kbuild runs it once per object: point scripts/recordmcount at the mcountkit-recordmcount script,"
                     + " which hands each call to one build server (mcountkit serve) so a call costs a few ms."
         })
-final class RecordmcountCommand implements Callable<Integer> {
+final class RecordmcountCommand extends CommandHelp implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;

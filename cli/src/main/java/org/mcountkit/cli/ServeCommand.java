@@ -13,15 +13,11 @@ import picocli.CommandLine.Spec;
 /** {@code serve}: the build server behind {@code mcountkit-recordmcount}. */
 @Command(
         name = "serve",
-        mixinStandardHelpOptions = true,
-        versionProvider = Version.class,
-        exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:The server stopped after --idle seconds without a call.",
             "1:The server could not start.",
             "2:A wrong command line: an unknown option, a missing or bad value."
         },
-        footerHeading = "%nExamples:%n",
         footer = {"  mcountkit serve --state \"$XDG_RUNTIME_DIR/mcountkit/server\" --idle 60"},
         description = {
             "Answer mcountkit-recordmcount calls from one JVM until idle (started by that script;"
@@ -29,7 +25,7 @@ import picocli.CommandLine.Spec;
             "Listens on a loopback port and writes PORT TOKEN PID to --state, in a folder only this"
                     + " user can reach; each call is `mcountkit recordmcount ARGS` in the caller's folder."
         })
-final class ServeCommand implements Callable<Integer> {
+final class ServeCommand extends CommandHelp implements Callable<Integer> {
 
     /** How long a stopping server waits for the calls it has taken (a call on a large file takes seconds). */
     private static final Duration DRAIN = Duration.ofSeconds(30);

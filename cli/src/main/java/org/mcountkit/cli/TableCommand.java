@@ -20,31 +20,25 @@ import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.output.TableObjectWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code table}: one __mcount_loc table from the sites of some inputs, to link in after the final link. */
 @Command(
         name = "table",
-        mixinStandardHelpOptions = true,
-        versionProvider = Version.class,
-        exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:The table was written.",
             "1:An input had a problem; nothing was written.",
             "2:A wrong command line: an unknown option, a missing or bad value."
         },
-        footerHeading = "%nExamples:%n",
         footer = {"  mcountkit table --sort -o table.o prog", "  mcountkit table --format asm a.o b.o > table.S"},
         description = {
             "Write one __mcount_loc table for the call sites of the inputs (objects, ld -r outputs or"
                     + " linked images), as a relocatable object, assembly or JSON; @FILE reads arguments from FILE."
         })
-final class TableCommand implements Callable<Integer> {
+final class TableCommand extends CommandHelp implements Callable<Integer> {
 
     /** Output formats. */
     enum Format {
@@ -53,20 +47,14 @@ final class TableCommand implements Callable<Integer> {
         json
     }
 
-    @Spec
-    CommandSpec spec;
-
     @ParentCommand
     McountkitCommand mcountkitCommand;
 
     @Mixin
-    Verbosity verbosity;
+    Context context;
 
     @Mixin
     Jobs jobs;
-
-    @Mixin
-    Plugins plugins;
 
     @Option(
             names = "--format",
@@ -93,11 +81,11 @@ final class TableCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         if (format == Format.object && output == null) {
             throw new ParameterException(
-                    spec.commandLine(), "--format object needs -o OUT (-o - writes it to standard output)");
+                    context.spec.commandLine(), "--format object needs -o OUT (-o - writes it to standard output)");
         }
         boolean toStandardOutput = output != null && output.toString().equals("-");
-        Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
+        Reporter reporter = context.reporter();
+        Mcountkit mcountkit = context.mcountkit();
         Table table;
         try {
             table = mcountkit.table(Mcountkit.withArchiveMembers(inputs), new TableOptions(sort, jobs.jobs));
@@ -112,7 +100,12 @@ final class TableCommand implements Callable<Integer> {
         if (toStandardOutput && format == Format.object) {
             // Bytes, not text: straight to the process's standard output, as llvm-objcopy's -o - does.
             // A write error is kept by that stream, and Main reports it.
-            OutputStream bytes = mcountkitCommand.standardOutput();
+            OutputStream bytes = mcountkitCommand
+                    .standardOutput()
+                    .orElseThrow(() -> new ParameterException(
+                            context.spec.commandLine(),
+                            "-o - writes the object's bytes to standard output, and this caller takes text only"
+                                    + " (give -o a file)"));
             try {
                 bytes.write(new TableObjectWriter().write(table));
                 bytes.flush();
@@ -132,7 +125,7 @@ final class TableCommand implements Callable<Integer> {
                 return 1;
             }
         } else {
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = context.out();
             if (format == Format.asm) {
                 new TableAsmWriter().write(table, out);
             } else {

@@ -6,16 +6,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.output.VerificationJsonWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code verify}: every table entry of a linked image or a relocatable object (a kernel module)
@@ -24,15 +21,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "verify",
-        mixinStandardHelpOptions = true,
-        versionProvider = Version.class,
-        exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:No entry is bad.",
             "1:An entry is bad (or, with --strict, outside a function), or an image cannot be read.",
             "2:A wrong command line: an unknown option, a missing or bad value."
         },
-        footerHeading = "%nExamples:%n",
         footer = {"  mcountkit verify vmlinux", "  mcountkit verify --strict --json prog"},
         description = {
             "Check every __mcount_loc and __patchable_function_entries entry of each linked image:"
@@ -47,16 +40,10 @@ import picocli.CommandLine.Spec;
                     + " IMAGE: TABLE+0xENTRY 0xADDRESS ?: outside-function: REASON: found BYTES per entry outside"
                     + " a function, then a summary line per image. --format json and jsonl: see docs/commands.md."
         })
-final class VerifyCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+final class VerifyCommand extends CommandHelp implements Callable<Integer> {
 
     @Mixin
-    Verbosity verbosity;
-
-    @Mixin
-    Plugins plugins;
+    Context context;
 
     @Mixin
     OutputStyle output;
@@ -76,20 +63,11 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         OutputStyle.Style style = output.style();
         VerificationJsonWriter jsonWriter = new VerificationJsonWriter();
-        PrintWriter out = spec.commandLine().getOut();
-        Reporter reporter = new Reporter(spec.commandLine().getErr(), verbosity);
-        Mcountkit mcountkit = plugins.mcountkit(spec).withLog(verbosity.detailLog());
+        PrintWriter out = context.out();
+        Reporter reporter = context.reporter();
+        Mcountkit mcountkit = context.mcountkit();
         List<Verification> results = new ArrayList<>();
-        int bad = 0;
-        for (Path image : Mcountkit.withArchiveMembers(images)) {
-            Verification v;
-            try {
-                v = mcountkit.verify(image);
-            } catch (InputException e) {
-                reporter.failed(image, e.getMessage());
-                bad++;
-                continue;
-            }
+        int status = context.eachFile(Mcountkit.withArchiveMembers(images), mcountkit::verify, (image, v) -> {
             results.add(v);
             reporter.diagnostics(v.file(), v.diagnostics());
             switch (style) {
@@ -99,13 +77,13 @@ final class VerifyCommand implements Callable<Integer> {
                     // the array is written once every image is read
                 }
             }
-            bad += v.clean(strict) ? 0 : 1;
-        }
+            return v.clean(strict);
+        });
         if (style == OutputStyle.Style.json) {
             jsonWriter.write(results, out);
         }
         out.flush();
-        return bad == 0 ? 0 : 1;
+        return status;
     }
 
     private static void printFinding(

@@ -23,15 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.Outcome;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.batch.BatchRunner;
-import org.mcountkit.core.elf.AtomicFile;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.RaceWindows;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
+import org.mcountkit.core.testkit.RacingWriters;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
-import org.slf4j.helpers.NOPLogger;
 
 /**
  * Another process changes the input of {@code record} at the two moments where a change could
@@ -210,10 +206,7 @@ class ChangingInputTest {
     }
 
     private static Outcome record(Path file, RaceWindows races) {
-        Recorder recorder = new Recorder(Backends.load(), NOPLogger.NOP_LOGGER, races);
-        return new BatchRunner(1)
-                .run(List.of(file), f -> recorder.record(f, RecordOptions.DEFAULT), o -> {})
-                .get(0);
+        return RacingWriters.recordInBatch(file, RecordOptions.DEFAULT, races);
     }
 
     private static void assertFailed(Outcome outcome, Failure failure, String reason) {
@@ -231,7 +224,7 @@ class ChangingInputTest {
     private void assertNoLitter() throws IOException {
         try (Stream<Path> list = Files.list(dir)) {
             List<String> litter = list.map(p -> p.getFileName().toString())
-                    .filter(n -> n.endsWith(AtomicFile.TEMP_SUFFIX))
+                    .filter(n -> n.endsWith(RacingWriters.TEMP_SUFFIX))
                     .toList();
             assertEquals(List.of(), litter, "the private directory is removed");
         }

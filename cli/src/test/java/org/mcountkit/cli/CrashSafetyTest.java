@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.testkit.RacingWriters;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -31,7 +31,7 @@ import org.mcountkit.core.testkit.Toolchain;
  * the test phase), killed with {@code destroyForcibly} (SIGKILL) while it writes: every object is
  * afterwards either byte-for-byte the original or byte-for-byte the complete recorded result,
  * and the only thing that may be left beside it is one temporary file named as
- * {@link AtomicFile#TEMP_SUFFIX} documents. Also: concurrent runs on one file, symlinks, and a
+ * {@link RacingWriters#TEMP_SUFFIX} documents. Also: concurrent runs on one file, symlinks, and a
  * file named twice.
  */
 class CrashSafetyTest {
@@ -45,7 +45,7 @@ class CrashSafetyTest {
             """;
 
     private static final Pattern TEMPORARY =
-            Pattern.compile("\\..+\\.[0-9a-f]+" + Pattern.quote(AtomicFile.TEMP_SUFFIX));
+            Pattern.compile("\\..+\\.[0-9a-f]+" + Pattern.quote(RacingWriters.TEMP_SUFFIX));
 
     @TempDir
     static Path built;
@@ -249,7 +249,7 @@ class CrashSafetyTest {
             for (String litter : related) {
                 assertTrue(
                         litter.matches("\\." + Pattern.quote(name) + "\\.[0-9]+\\.[0-9a-f]+"
-                                + Pattern.quote(AtomicFile.TEMP_SUFFIX)),
+                                + Pattern.quote(RacingWriters.TEMP_SUFFIX)),
                         "documented name: " + litter);
             }
         }

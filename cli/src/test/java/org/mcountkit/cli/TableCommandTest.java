@@ -228,6 +228,26 @@ class TableCommandTest {
                 relocations.toString());
     }
 
+    /**
+     * In process with text writers ({@code Main.run(out, err, ...)}) an object's bytes have no
+     * stream to go to: one usage line, where they went to the JVM's own standard output, past the
+     * caller's writers, and the run exited 0 with nothing in {@code out}.
+     */
+    @Test
+    void objectBytesNeedTheProcessStandardOutput() throws IOException {
+        Machine m = Machine.X86_64;
+        Path prog = m.link(dir, "prog", m.compile(dir, "prog", Machine.PROGRAM), m.hookObject(dir));
+
+        CliRun run = CliRun.of("table", "-o", "-", prog.toString());
+
+        assertEquals(2, run.exitCode(), run.err());
+        assertEquals("", run.out());
+        assertEquals(
+                "mcountkit: -o - writes the object's bytes to standard output, and this caller takes text"
+                        + " only (give -o a file)",
+                run.err().lines().findFirst().orElseThrow());
+    }
+
     /** {@code -o -} is standard output, as for llvm-objcopy and llvm-xray: the same bytes as a file. */
     @Test
     void dashIsStandardOutput() throws IOException, InterruptedException {

@@ -29,14 +29,8 @@ import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.elf.AtomicFile;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.RaceWindows;
-import org.mcountkit.core.pipeline.Recorder;
-import org.mcountkit.core.postlink.Patcher;
-import org.mcountkit.core.postlink.Pruner;
-import org.mcountkit.core.postlink.TableFile;
-import org.slf4j.helpers.NOPLogger;
+import org.mcountkit.core.testkit.RacingWriters;
 
 /**
  * The four writers ({@code record}, {@code patch}, {@code prune}, {@code table -o}) replace a file
@@ -80,20 +74,19 @@ class WriteSafetyTest {
 
             @Override
             void run(Path file, RaceWindows races) {
-                new Recorder(Backends.load(), NOPLogger.NOP_LOGGER, races).record(file, RecordOptions.DEFAULT);
+                RacingWriters.record(file, RecordOptions.DEFAULT, races);
             }
         },
         PATCH {
             @Override
             void run(Path file, RaceWindows races) {
-                new Patcher(Backends.load(), NOPLogger.NOP_LOGGER, races)
-                        .patch(file, new PatchOptions(PatchMode.NOP, false, null));
+                RacingWriters.patch(file, new PatchOptions(PatchMode.NOP, false, null), races);
             }
         },
         PRUNE {
             @Override
             void run(Path file, RaceWindows races) {
-                new Pruner(Backends.load(), NOPLogger.NOP_LOGGER, races).prune(file, PruneOptions.DEFAULT);
+                RacingWriters.prune(file, PruneOptions.DEFAULT, races);
             }
         },
         /** {@code table -o FILE} onto an existing FILE, which holds an object to begin with. */
@@ -106,7 +99,7 @@ class WriteSafetyTest {
             @Override
             void run(Path file, RaceWindows races) throws IOException {
                 Path input = Files.write(file.resolveSibling("input.o"), object);
-                new TableFile(races).write("a table".getBytes(StandardCharsets.US_ASCII), file, List.of(input));
+                RacingWriters.writeTable("a table".getBytes(StandardCharsets.US_ASCII), file, List.of(input), races);
             }
         };
 
@@ -294,14 +287,14 @@ class WriteSafetyTest {
         Path file = Files.write(dir.resolve("file"), writer.input());
         long dead = deadProcessId();
         Path litter = Files.createDirectory(
-                dir.resolve(".file." + dead + ".1f2e3d" + AtomicFile.TEMP_SUFFIX),
+                dir.resolve(".file." + dead + ".1f2e3d" + RacingWriters.TEMP_SUFFIX),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Files.write(litter.resolve("file"), new byte[4096]);
         Path older = Files.createDirectory(
-                dir.resolve(".file.4a5b6c" + AtomicFile.TEMP_SUFFIX),
+                dir.resolve(".file.4a5b6c" + RacingWriters.TEMP_SUFFIX),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path live = Files.createDirectory(
-                dir.resolve(".file." + ProcessHandle.current().pid() + ".77" + AtomicFile.TEMP_SUFFIX),
+                dir.resolve(".file." + ProcessHandle.current().pid() + ".77" + RacingWriters.TEMP_SUFFIX),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
 
         writer.run(file, RaceWindows.NONE);
@@ -338,7 +331,7 @@ class WriteSafetyTest {
         Writer.RECORD.run(file, RaceWindows.NONE);
         byte[] recorded = Files.readAllBytes(file);
         Path litter = Files.createDirectory(
-                dir.resolve(".file." + deadProcessId() + ".5e" + AtomicFile.TEMP_SUFFIX),
+                dir.resolve(".file." + deadProcessId() + ".5e" + RacingWriters.TEMP_SUFFIX),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Files.write(litter.resolve("file"), recorded);
 
@@ -373,7 +366,7 @@ class WriteSafetyTest {
     private List<String> litter() throws IOException {
         try (Stream<Path> list = Files.list(dir)) {
             return list.map(p -> p.getFileName().toString())
-                    .filter(n -> n.endsWith(AtomicFile.TEMP_SUFFIX))
+                    .filter(n -> n.endsWith(RacingWriters.TEMP_SUFFIX))
                     .toList();
         }
     }

@@ -11,9 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
@@ -78,7 +77,7 @@ class ArmRecordEdgesTest {
     @TempDir
     Path dir;
 
-    private final Recorder recorder = new Recorder(new Backends(List.of(new ArmBackend())));
+    private final Mcountkit recorder = Mcountkit.withBackends(List.of(new ArmBackend()));
 
     @Test
     void entriesAreNeverBasedOnAFunctionSymbolAndLinkToTheCallsThemselves() throws IOException {

@@ -16,9 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
@@ -65,7 +64,7 @@ class ArmRecordMatchesReferenceTest {
                 Section .entry.text has mcount callers being ignored
                 """, c.stdout());
 
-        FileReport report = new Recorder(new Backends(List.of(new ArmBackend()))).record(object, RecordOptions.DEFAULT);
+        FileReport report = Mcountkit.withBackends(List.of(new ArmBackend())).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(object), "same bytes as recordmcount");
@@ -100,7 +99,7 @@ class ArmRecordMatchesReferenceTest {
     void untracedCallsBecomeTheCToolsNopsWithTheirRelocationsRetired(Toolchain toolchain, String[] flags) {
         Path object = compile(toolchain, flags);
 
-        new Recorder(new Backends(List.of(new ArmBackend()))).record(object, RecordOptions.DEFAULT);
+        Mcountkit.withBackends(List.of(new ArmBackend())).record(object, RecordOptions.DEFAULT);
 
         ArmDisassembly code = ArmDisassembly.of(object);
         for (String section : List.of(".noinstr.text", ".entry.text")) {

@@ -10,8 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
@@ -27,7 +26,7 @@ class Arm64DecodedSitesTest {
     @TempDir
     Path dir;
 
-    private final Lister lister = new Lister(Backends.load());
+    private final Mcountkit lister = Mcountkit.withClassPathBackends();
 
     @Test
     void listOnAnImageWithoutRelocationsDecodesEveryBlToTheHook() {

@@ -20,12 +20,10 @@ import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.output.JsonReportWriter;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.CodeReader;
-import org.mcountkit.core.pipeline.Lister;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.testkit.CodeCheck;
 import org.mcountkit.core.testkit.Command;
@@ -45,7 +43,7 @@ class Arm64LinkedImageTest {
     @TempDir
     Path dir;
 
-    private final Lister lister = new Lister(Backends.load());
+    private final Mcountkit lister = Mcountkit.withClassPathBackends();
     private final Arm64Backend backend = new Arm64Backend();
 
     @ParameterizedTest(name = "{0}")
@@ -168,7 +166,7 @@ class Arm64LinkedImageTest {
     private Path linkRecordedPgImage() {
         Path pg =
                 Toolchain.AARCH64.compile(Sources.kernelLike(dir), dir.resolve("pg.o"), "-pg", "-DHOOK_SYMBOL=_mcount");
-        new Recorder(Backends.load()).record(pg, RecordOptions.DEFAULT);
+        Mcountkit.withClassPathBackends().record(pg, RecordOptions.DEFAULT);
         Path main = Toolchain.AARCH64.compile(Samples.write(dir, "main.c", """
                 int ext(int x) { return x + 1; }
                 extern int g2(int);

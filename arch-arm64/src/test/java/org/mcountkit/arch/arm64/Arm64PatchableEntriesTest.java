@@ -14,8 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.SiteText;
@@ -59,7 +58,7 @@ class Arm64PatchableEntriesTest {
         }
         List<ObjdumpCode.Instruction> code = Disassembly.of(object).instructions();
 
-        FileReport report = new Lister(Backends.load()).list(object);
+        FileReport report = Mcountkit.withClassPathBackends().list(object);
 
         // kernel_like.c has 7 functions; notrace does not suppress patchable entries
         assertEquals(7, expected.size(), expected.toString());

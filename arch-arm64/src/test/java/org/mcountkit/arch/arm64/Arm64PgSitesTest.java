@@ -16,8 +16,7 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.SiteText;
@@ -29,7 +28,7 @@ class Arm64PgSitesTest {
     @TempDir
     Path dir;
 
-    private final Lister lister = new Lister(Backends.load());
+    private final Mcountkit lister = Mcountkit.withClassPathBackends();
 
     static Stream<Arguments> objects() {
         return Stream.of(

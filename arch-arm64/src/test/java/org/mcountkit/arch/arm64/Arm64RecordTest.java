@@ -18,10 +18,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
@@ -42,7 +40,7 @@ class Arm64RecordTest {
     @TempDir
     Path dir;
 
-    private final Recorder recorder = new Recorder(Backends.load());
+    private final Mcountkit recorder = Mcountkit.withClassPathBackends();
 
     @ParameterizedTest
     @EnumSource(Compiler.class)
@@ -141,7 +139,7 @@ class Arm64RecordTest {
         byte[] once = Files.readAllBytes(object);
 
         FileReport again = recorder.record(object, RecordOptions.DEFAULT);
-        FileReport listed = new Lister(Backends.load()).list(object);
+        FileReport listed = Mcountkit.withClassPathBackends().list(object);
 
         assertFalse(again.changed());
         assertArrayEquals(once, Files.readAllBytes(object));

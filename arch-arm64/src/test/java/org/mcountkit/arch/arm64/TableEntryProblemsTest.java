@@ -8,8 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.FileReport;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.Toolchain;
@@ -23,7 +22,7 @@ class TableEntryProblemsTest {
     @TempDir
     Path dir;
 
-    private final Lister lister = new Lister(Backends.load());
+    private final Mcountkit lister = Mcountkit.withClassPathBackends();
 
     @Test
     void badEntriesAreReportedOneByOne() {

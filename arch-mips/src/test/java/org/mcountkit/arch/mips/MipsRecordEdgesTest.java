@@ -12,9 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
@@ -34,7 +33,7 @@ class MipsRecordEdgesTest {
     @TempDir
     Path dir;
 
-    private final Recorder recorder = new Recorder(new Backends(List.of(new MipsBackend())));
+    private final Mcountkit recorder = Mcountkit.withBackends(List.of(new MipsBackend()));
 
     /**
      * PIC with -mxgot calls the hook through a GOT slot whose address takes two instructions:

@@ -15,9 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
@@ -76,8 +75,7 @@ class MipsRecordMatchesReferenceTest {
         Command.Result c = ReferenceRecordMcount.run(dir, reference.toString());
         assertEquals(0, c.exitCode(), c.stderr());
 
-        FileReport report =
-                new Recorder(new Backends(List.of(new MipsBackend()))).record(object, RecordOptions.DEFAULT);
+        FileReport report = Mcountkit.withBackends(List.of(new MipsBackend())).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(object), "same bytes as recordmcount");

@@ -18,10 +18,8 @@ import org.mcountkit.api.Endian;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
 
@@ -35,7 +33,7 @@ class Nds32DiagnosticsTest {
     @TempDir
     Path dir;
 
-    private final Backends backends = Backends.load();
+    private final Mcountkit mcountkit = Mcountkit.withClassPathBackends();
 
     @ParameterizedTest
     @EnumSource(Endian.class)
@@ -44,8 +42,8 @@ class Nds32DiagnosticsTest {
         Nds32Objects.pg(object, endian, Symbol.STB_WEAK, Nds32Objects.Relax.ENABLED);
         byte[] before = Files.readAllBytes(object);
 
-        FileReport listed = new Lister(backends).list(object);
-        FileReport strict = new Recorder(backends).record(object, new RecordOptions(true));
+        FileReport listed = mcountkit.list(object);
+        FileReport strict = mcountkit.record(object, new RecordOptions(true));
 
         assertEquals(
                 List.of("2 call sites in .text may move when the final link relaxes code (per-object offsets"
@@ -56,7 +54,7 @@ class Nds32DiagnosticsTest {
         assertTrue(strict.hasErrors());
         assertArrayEquals(before, Files.readAllBytes(object));
 
-        FileReport lenient = new Recorder(backends).record(object, RecordOptions.DEFAULT);
+        FileReport lenient = mcountkit.record(object, RecordOptions.DEFAULT);
         assertTrue(lenient.changed());
         assertEquals(
                 List.of(".text+0x4", ".text+0x1a"),
@@ -73,7 +71,7 @@ class Nds32DiagnosticsTest {
         Path object = dir.resolve("norelax.o");
         Nds32Objects.pg(object, Endian.LITTLE, Symbol.STB_WEAK, relax);
 
-        FileReport strict = new Recorder(backends).record(object, new RecordOptions(true));
+        FileReport strict = mcountkit.record(object, new RecordOptions(true));
 
         assertEquals(List.of(), warnings(strict));
         assertTrue(strict.changed());
@@ -86,8 +84,8 @@ class Nds32DiagnosticsTest {
         Nds32Objects.pg(weak, Endian.LITTLE, Symbol.STB_WEAK, Nds32Objects.Relax.ENABLED);
         Nds32Objects.pg(strong, Endian.BIG, Symbol.STB_GLOBAL, Nds32Objects.Relax.ENABLED);
 
-        List<String> weakNotes = notes(new Lister(backends).list(weak));
-        List<String> strongNotes = notes(new Lister(backends).list(strong));
+        List<String> weakNotes = notes(mcountkit.list(weak));
+        List<String> strongNotes = notes(mcountkit.list(strong));
 
         assertTrue(
                 weakNotes.contains("the reference to _mcount is weak: while it stays undefined the linker leaves"
@@ -106,7 +104,7 @@ class Nds32DiagnosticsTest {
         Path strong = dir.resolve("strong.o");
         Nds32Objects.pg(strong, Endian.BIG, Symbol.STB_GLOBAL, Nds32Objects.Relax.NONE);
 
-        FileReport report = new Lister(backends).list(strong);
+        FileReport report = mcountkit.list(strong);
 
         assertFalse(report.sites().isEmpty());
         assertEquals(
@@ -120,7 +118,7 @@ class Nds32DiagnosticsTest {
         Path object = dir.resolve("noncalls.o");
         List<String> places = Nds32Objects.nonCalls(object, endian);
 
-        FileReport report = new Lister(backends).list(object);
+        FileReport report = mcountkit.list(object);
 
         assertEquals(
                 List.of(".text+0x0"),

@@ -14,8 +14,7 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
@@ -34,7 +33,7 @@ class Nds32LinkedImageTest {
     @TempDir
     Path dir;
 
-    private final Lister lister = new Lister(Backends.load());
+    private final Mcountkit lister = Mcountkit.withClassPathBackends();
 
     /** The sites of an image, and the addresses list must report for it. */
     private record Image(Path path, List<String> sites) {}

@@ -11,11 +11,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.MappedElfFile;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.JelfElfFile;
 
 /**
@@ -35,7 +34,7 @@ class Nds32ReadersAgreeTest {
         Nds32Objects.pg(object, endian, Symbol.STB_WEAK, Nds32Objects.Relax.ENABLED);
         assertSame(object);
 
-        new Recorder(Backends.load()).record(object, RecordOptions.DEFAULT);
+        Mcountkit.withClassPathBackends().record(object, RecordOptions.DEFAULT);
 
         assertSame(object);
         assertTrue(new JelfElfFile(object)

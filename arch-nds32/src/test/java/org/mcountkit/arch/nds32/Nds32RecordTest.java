@@ -23,11 +23,9 @@ import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.SiteText;
 import org.mcountkit.core.testkit.TableOracle;
@@ -52,7 +50,7 @@ class Nds32RecordTest {
     @TempDir
     Path dir;
 
-    private final Backends backends = Backends.load();
+    private final Mcountkit mcountkit = Mcountkit.withClassPathBackends();
 
     @ParameterizedTest
     @EnumSource(Endian.class)
@@ -60,7 +58,7 @@ class Nds32RecordTest {
         Path object = dir.resolve("pg.o");
         Nds32Objects.Layout layout = Nds32Objects.pg(object, endian, Symbol.STB_WEAK, Nds32Objects.Relax.NONE);
 
-        FileReport report = new Lister(backends).list(object);
+        FileReport report = mcountkit.list(object);
 
         assertEquals(endian == Endian.BIG ? "nds32be" : "nds32le", report.machine());
         assertEquals(EXPECTED_SITES, report.sites().stream().map(SiteText::line).toList());
@@ -79,7 +77,7 @@ class Nds32RecordTest {
         Path object = dir.resolve("pg.o");
         Nds32Objects.Layout layout = Nds32Objects.pg(object, endian, Symbol.STB_WEAK, Nds32Objects.Relax.NONE);
 
-        FileReport report = new Recorder(backends).record(object, RecordOptions.DEFAULT);
+        FileReport report = mcountkit.record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed(), report.diagnostics().toString());
         List<String> expected = layout.textSites().stream()
@@ -148,7 +146,7 @@ class Nds32RecordTest {
         Path object = dir.resolve("pg.o");
         Nds32Objects.Layout layout = Nds32Objects.pg(object, endian, Symbol.STB_WEAK, Nds32Objects.Relax.NONE);
 
-        new Recorder(backends).record(object, RecordOptions.DEFAULT);
+        mcountkit.record(object, RecordOptions.DEFAULT);
 
         ElfFile jelf = new JelfElfFile(object);
         Section mysec = jelf.sections().stream()
@@ -172,12 +170,12 @@ class Nds32RecordTest {
     void aRecordedObjectListsEachSiteOnceAndIsNotRecordedAgain(Endian endian) throws IOException {
         Path object = dir.resolve("pg.o");
         Nds32Objects.pg(object, endian, Symbol.STB_WEAK, Nds32Objects.Relax.NONE);
-        Recorder recorder = new Recorder(backends);
+        Mcountkit recorder = mcountkit;
         recorder.record(object, RecordOptions.DEFAULT);
         byte[] once = Files.readAllBytes(object);
 
         FileReport again = recorder.record(object, RecordOptions.DEFAULT);
-        FileReport listed = new Lister(backends).list(object);
+        FileReport listed = mcountkit.list(object);
 
         assertFalse(again.changed());
         assertArrayEquals(once, Files.readAllBytes(object));

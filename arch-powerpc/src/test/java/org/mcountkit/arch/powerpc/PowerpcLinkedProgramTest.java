@@ -24,8 +24,6 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.PatchRoundTrip;
 import org.mcountkit.core.testkit.Samples;
@@ -130,7 +128,7 @@ class PowerpcLinkedProgramTest {
             names = {"PPC64_ELFV1", "PPC64LE_PROFILE_KERNEL"})
     void aPieVerifiesCleanThroughItsRelativeRelocations(PowerpcBuild build) throws IOException {
         Path object = build.compile(dir, "prog", PowerpcSources.PROGRAM, List.of());
-        new Recorder(new Backends(List.of(new PowerpcBackend()))).record(object, RecordOptions.DEFAULT);
+        Mcountkit.withBackends(List.of(new PowerpcBackend())).record(object, RecordOptions.DEFAULT);
         Path hook = Samples.write(dir, "hook.s", build.hook);
         Path pie = dir.resolve("prog.pie");
         Command.check(

@@ -16,8 +16,6 @@ import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
@@ -81,7 +79,7 @@ class PowerpcRecordEdgesTest {
     @TempDir
     Path dir;
 
-    private final Recorder recorder = new Recorder(new Backends(List.of(new PowerpcBackend())));
+    private final Mcountkit recorder = Mcountkit.withBackends(List.of(new PowerpcBackend()));
 
     @Test
     void aHooksAddressTakenIn32BitCodeIsNoSiteThoughTheCToolRecordsItsHalfwords() throws IOException {

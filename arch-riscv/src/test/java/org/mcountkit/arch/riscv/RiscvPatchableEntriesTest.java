@@ -14,8 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.SiteText;
@@ -63,7 +62,7 @@ class RiscvPatchableEntriesTest {
             expected.add(entry + " " + nopSize * nops + " " + name + " patchable_function_entries");
         }
 
-        FileReport report = new Lister(Backends.load()).list(object);
+        FileReport report = Mcountkit.withClassPathBackends().list(object);
 
         // kernel_like.c has 7 functions; notrace does not suppress patchable entries
         assertEquals(7, expected.size(), expected.toString());

@@ -17,8 +17,7 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.SiteText;
@@ -33,7 +32,7 @@ class RiscvPgSitesTest {
     @TempDir
     Path dir;
 
-    private final Lister lister = new Lister(Backends.load());
+    private final Mcountkit lister = Mcountkit.withClassPathBackends();
 
     static Stream<Arguments> objects() {
         return Stream.of(

@@ -19,10 +19,8 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -46,7 +44,7 @@ class RiscvRelaxationDiagnosticsTest {
     @TempDir
     Path dir;
 
-    private final Lister lister = new Lister(Backends.load());
+    private final Mcountkit lister = Mcountkit.withClassPathBackends();
 
     @Test
     void aRelaxableObjectGetsTheWarningWithItsSectionsAndCountAndTheStrongHookNote() {
@@ -118,7 +116,7 @@ class RiscvRelaxationDiagnosticsTest {
         Path object = kernelLike(Compiler.GCC);
         byte[] before = Files.readAllBytes(object);
 
-        FileReport strict = new Recorder(Backends.load()).record(object, new RecordOptions(true));
+        FileReport strict = Mcountkit.withClassPathBackends().record(object, new RecordOptions(true));
 
         assertTrue(strict.hasErrors(), strict.diagnostics().toString());
         assertFalse(strict.changed());
@@ -134,7 +132,7 @@ class RiscvRelaxationDiagnosticsTest {
         Path object = Toolchain.RISCV64.compile(
                 Samples.write(dir, "strong.c", Sources.STRONG_HOOK), dir.resolve("norelax.o"), "-pg", "-mno-relax");
 
-        FileReport strict = new Recorder(Backends.load()).record(object, new RecordOptions(true));
+        FileReport strict = Mcountkit.withClassPathBackends().record(object, new RecordOptions(true));
 
         assertTrue(strict.changed(), strict.diagnostics().toString());
         assertEquals(List.of(), strict.diagnostics());

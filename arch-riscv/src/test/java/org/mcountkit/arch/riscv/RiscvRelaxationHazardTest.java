@@ -15,10 +15,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.SiteText;
@@ -36,7 +34,7 @@ class RiscvRelaxationHazardTest {
     @TempDir
     Path dir;
 
-    private final Lister lister = new Lister(Backends.load());
+    private final Mcountkit lister = Mcountkit.withClassPathBackends();
 
     @ParameterizedTest
     @EnumSource(
@@ -123,7 +121,7 @@ class RiscvRelaxationHazardTest {
         Path pg = compiler.compile(Sources.kernelLike(dir), dir.resolve("pg.o"), "-pg", "-DHOOK_SYMBOL=_mcount");
         Path start = compiler.assemble(Samples.write(dir, "start.S", Sources.START), dir.resolve("start.o"));
         Path mcount = compiler.assemble(Samples.write(dir, "mcount.S", Sources.MCOUNT), dir.resolve("mcount.o"));
-        Recorder recorder = new Recorder(Backends.load());
+        Mcountkit recorder = Mcountkit.withClassPathBackends();
         for (Path object : List.of(pg, start, mcount)) {
             recorder.record(object, RecordOptions.DEFAULT);
         }

@@ -22,8 +22,6 @@ import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
@@ -89,7 +87,7 @@ class S390RecordTest {
     @TempDir
     Path dir;
 
-    private final Recorder recorder = new Recorder(new Backends(List.of(new S390Backend())));
+    private final Mcountkit recorder = Mcountkit.withBackends(List.of(new S390Backend()));
 
     static Stream<Arguments> builds() {
         return Stream.of(

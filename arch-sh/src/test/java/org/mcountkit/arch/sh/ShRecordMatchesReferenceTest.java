@@ -17,9 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
@@ -70,7 +69,7 @@ class ShRecordMatchesReferenceTest {
                 Section .entry.text has mcount callers being ignored
                 """, c.stdout());
 
-        FileReport report = new Recorder(new Backends(List.of(new ShBackend()))).record(object, RecordOptions.DEFAULT);
+        FileReport report = Mcountkit.withBackends(List.of(new ShBackend())).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertArrayEquals(

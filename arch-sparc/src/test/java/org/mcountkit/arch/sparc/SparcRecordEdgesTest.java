@@ -11,9 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.TableOracle;
@@ -49,8 +48,7 @@ class SparcRecordEdgesTest {
         Path reference = Files.copy(object, dir.resolve("reference.o"));
         ReferenceRecordMcount.run(dir, reference.toString()).requireSuccess(List.of("recordmcount"));
 
-        FileReport report =
-                new Recorder(new Backends(List.of(new SparcBackend()))).record(object, RecordOptions.DEFAULT);
+        FileReport report = Mcountkit.withBackends(List.of(new SparcBackend())).record(object, RecordOptions.DEFAULT);
 
         assertEquals(2, address.size(), code.in(".text.hook_address").toString());
         assertEquals(

@@ -14,9 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
@@ -56,8 +55,7 @@ class SparcRecordMatchesReferenceTest {
                 Section .entry.text has mcount callers being ignored
                 """, c.stdout());
 
-        FileReport report =
-                new Recorder(new Backends(List.of(new SparcBackend()))).record(object, RecordOptions.DEFAULT);
+        FileReport report = Mcountkit.withBackends(List.of(new SparcBackend())).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertArrayEquals(Files.readAllBytes(reference), Files.readAllBytes(object), "same bytes as recordmcount");

@@ -16,9 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
@@ -91,7 +90,7 @@ class HookAddressTest {
         Command.Result c = ReferenceRecordMcount.run(dir, reference.toString());
         assertEquals(0, c.exitCode(), c.stderr());
 
-        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object, RecordOptions.DEFAULT);
+        FileReport report = Mcountkit.withBackends(List.of(new X86Backend())).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertEquals(

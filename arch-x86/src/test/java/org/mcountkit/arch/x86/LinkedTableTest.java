@@ -13,9 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
@@ -98,7 +97,7 @@ class LinkedTableTest {
             value = Toolchain.class,
             names = {"X86_64", "I386"})
     void linkedTableHoldsTheAddressOfEveryHookCall(Toolchain toolchain) {
-        Recorder recorder = new Recorder(new Backends(List.of(new X86Backend())));
+        Mcountkit recorder = Mcountkit.withBackends(List.of(new X86Backend()));
         List<Path> recorded = new ArrayList<>();
         List<Path> compilers = new ArrayList<>();
         for (Unit unit : units(toolchain)) {

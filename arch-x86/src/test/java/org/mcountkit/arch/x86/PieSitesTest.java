@@ -14,9 +14,8 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
@@ -65,8 +64,7 @@ class PieSitesTest {
         Command.Result c = ReferenceRecordMcount.run(dir, reference.toString());
         assertEquals(0, c.exitCode(), c.stderr());
 
-        FileReport report =
-                new Recorder(new Backends(List.of(new X86Backend()))).record(object, new RecordOptions(false));
+        FileReport report = Mcountkit.withBackends(List.of(new X86Backend())).record(object, new RecordOptions(false));
 
         assertEquals(
                 List.of(".text+0x0 6 g_func", ".text+0x20 6 hook_address"),

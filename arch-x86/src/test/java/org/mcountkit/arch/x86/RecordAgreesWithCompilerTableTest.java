@@ -17,9 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
@@ -107,7 +106,7 @@ class RecordAgreesWithCompilerTableTest {
         Path compilers = toolchain.compile(c, dir.resolve("gcc-table.o"), with(define, "-mrecord-mcount"));
         Path object = toolchain.compile(c, dir.resolve("recorded.o"), define.toArray(String[]::new));
 
-        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object, RecordOptions.DEFAULT);
+        FileReport report = Mcountkit.withBackends(List.of(new X86Backend())).record(object, RecordOptions.DEFAULT);
 
         X86Disassembly gccCode = X86Disassembly.of(toolchain, compilers);
         List<String> expectedTraced = new ArrayList<>();

@@ -18,11 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.MappedElfFile;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.AppendedLayout;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ManySections;
@@ -45,7 +43,7 @@ class RecordManySectionsTest {
     @TempDir
     Path dir;
 
-    private final Recorder recorder = new Recorder(new Backends(List.of(new X86Backend())));
+    private final Mcountkit recorder = Mcountkit.withBackends(List.of(new X86Backend()));
 
     @Test
     void sameBytesAsTheCToolPastSixtyFiveThousandSections() throws IOException {
@@ -107,7 +105,7 @@ class RecordManySectionsTest {
                 recorded.symbols().stream().anyMatch(s -> s.isSectionSymbol() && s.sectionIndex() > 0xffff),
                 "section symbols for sections past 0xffff");
 
-        FileReport listed = new Lister(new Backends(List.of(new X86Backend()))).list(object);
+        FileReport listed = Mcountkit.withBackends(List.of(new X86Backend())).list(object);
         assertEquals(FUNCTIONS, listed.sites().size(), "each call once, the table's entries included");
         assertFalse(
                 listed.hasWarnings() || listed.hasErrors(),

@@ -14,9 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.AppendedLayout;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
@@ -65,7 +64,7 @@ class RecordMatchesReferenceTest {
         assertEquals(0, c.exitCode(), c.stderr());
         assertEquals("", c.stderr() + c.stdout());
 
-        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object, RecordOptions.DEFAULT);
+        FileReport report = Mcountkit.withBackends(List.of(new X86Backend())).record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertTrue(report.sites().size() >= 5, "sites: " + report.sites());

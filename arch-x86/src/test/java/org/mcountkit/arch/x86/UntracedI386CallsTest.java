@@ -14,10 +14,9 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.MappedElfFile;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Recorder;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.Samples;
@@ -58,7 +57,7 @@ class UntracedI386CallsTest {
                 Section .entry.text has mcount callers being ignored
                 """, c.stdout());
 
-        FileReport report = new Recorder(new Backends(List.of(new X86Backend()))).record(object, RecordOptions.DEFAULT);
+        FileReport report = Mcountkit.withBackends(List.of(new X86Backend())).record(object, RecordOptions.DEFAULT);
 
         MappedElfFile elf = MappedElfFile.open(object);
         Set<Long> expected = new TreeSet<>();

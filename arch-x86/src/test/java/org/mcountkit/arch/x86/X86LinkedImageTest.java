@@ -16,9 +16,8 @@ import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
-import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.pipeline.CodeReader;
-import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.testkit.CodeCheck;
 import org.mcountkit.core.testkit.Command;
@@ -86,7 +85,7 @@ class X86LinkedImageTest {
         }
         decoded.sort(null);
 
-        FileReport report = new Lister(Backends.load()).list(prog);
+        FileReport report = Mcountkit.withClassPathBackends().list(prog);
 
         assertEquals(4, expected.size(), expected.toString());
         assertEquals(expected, decoded);

@@ -20,8 +20,7 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.testkit.Clang;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.Samples;
@@ -39,7 +38,7 @@ class X86TableSitesTest {
     @TempDir
     Path dir;
 
-    private final Lister lister = new Lister(Backends.load());
+    private final Mcountkit lister = Mcountkit.withClassPathBackends();
 
     /** How an object is compiled: gcc by toolchain, or clang by target triple. */
     record Build(String name, Toolchain gcc, String clangTriple) {

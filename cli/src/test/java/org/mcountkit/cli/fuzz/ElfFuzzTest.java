@@ -18,14 +18,12 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TextReportWriter;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.Lister;
-import org.mcountkit.core.pipeline.Recorder;
 
 /**
  * Jazzer fuzz targets over everything that reads an untrusted file. The contract checked on each
@@ -40,7 +38,7 @@ import org.mcountkit.core.pipeline.Recorder;
  */
 class ElfFuzzTest {
 
-    private static final Backends BACKENDS = Backends.load();
+    private static final Mcountkit MCOUNTKIT = Mcountkit.withClassPathBackends();
     private static Path dir;
 
     /** A scratch folder in memory when the machine has one: fuzzing writes a file per input. */
@@ -115,7 +113,7 @@ class ElfFuzzTest {
         Path file = input("list.o", data);
         FileReport report;
         try {
-            report = new Lister(BACKENDS).list(file);
+            report = MCOUNTKIT.list(file);
         } catch (InputException refused) {
             assertFalse(refused.getMessage().isBlank(), "a reason");
             assertFalse(refused.getMessage().contains("\n"), "one line");
@@ -130,7 +128,7 @@ class ElfFuzzTest {
     @FuzzTest(maxDuration = "2m")
     void record(byte[] data) throws IOException {
         Path file = input("record.o", data);
-        Recorder recorder = new Recorder(BACKENDS);
+        Mcountkit recorder = MCOUNTKIT;
         FileReport report;
         try {
             report = recorder.record(file, RecordOptions.DEFAULT);
@@ -145,7 +143,7 @@ class ElfFuzzTest {
             return;
         }
         // What record wrote must be an object this tool reads, lists, and does not record twice.
-        new Lister(BACKENDS).list(file);
+        MCOUNTKIT.list(file);
         FileReport again = recorder.record(file, RecordOptions.DEFAULT);
         assertFalse(again.changed(), "a second record changes nothing");
         assertArrayEquals(after, Files.readAllBytes(file));

@@ -17,6 +17,9 @@ import org.mcountkit.core.elf.McountLocSections;
  */
 public final class TableAsmWriter {
 
+    /** A writer holds no state: one may write any number of reports. */
+    public TableAsmWriter() {}
+
     /** Names gas reads without quotes. */
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z_.$][A-Za-z0-9_.$]*");
 

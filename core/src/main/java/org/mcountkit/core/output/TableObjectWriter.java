@@ -23,6 +23,9 @@ import org.mcountkit.core.elf.RelocationWriter;
  */
 public final class TableObjectWriter {
 
+    /** A writer holds no state: one may write any number of reports. */
+    public TableObjectWriter() {}
+
     private static final String NOTE_GNU_STACK = ".note.GNU-stack";
 
     /** The object's bytes. */

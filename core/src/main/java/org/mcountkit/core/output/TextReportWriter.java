@@ -11,6 +11,9 @@ import org.mcountkit.core.FileReport;
  */
 public final class TextReportWriter {
 
+    /** A writer holds no state: one may write any number of reports. */
+    public TextReportWriter() {}
+
     public void write(FileReport report, PrintWriter out) {
         for (CallSite site : report.sites()) {
             // Names come from the file and may hold any byte: OneLine keeps each site on its line.

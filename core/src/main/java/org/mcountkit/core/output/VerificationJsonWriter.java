@@ -16,6 +16,9 @@ import org.mcountkit.core.Verification;
  */
 public final class VerificationJsonWriter {
 
+    /** A writer holds no state: one may write any number of reports. */
+    public VerificationJsonWriter() {}
+
     public void write(List<Verification> results, Writer out) throws IOException {
         JsonOutput.writeArray(out, results, VerificationJsonWriter::writeImage);
     }
