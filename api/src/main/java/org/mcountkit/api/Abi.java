@@ -6,7 +6,8 @@ import java.util.Set;
 
 /**
  * The ABI facts of one machine variant (x86_64, i386, aarch64_be...) that core needs besides
- * decoding: its name in reports, the hook symbols its compilers call, its relocation types, the
+ * decoding: its name in reports, the files it is for (machine, class, byte order and, where the
+ * variant is told by {@code e_flags}, those bits: {@link #matches}), the hook symbols its compilers call, its relocation types, the
  * type of an absolute pointer-sized table word, its NONE type, whether its objects carry explicit
  * addends ({@code SHT_RELA}), how {@code r_info} is packed, and whether its kernels want the hook
  * reference weak (an undefined weak hook keeps the linker from relaxing that one call), and
@@ -21,6 +22,11 @@ import java.util.Set;
  */
 public record Abi(
         String machineName,
+        ElfMachine machine,
+        ElfClass elfClass,
+        Endian endian,
+        int variantFlagsMask,
+        int variantFlags,
         Set<String> hooks,
         RelocationTypes relocations,
         int tableRelocation,
@@ -39,6 +45,9 @@ public record Abi(
 
     public Abi {
         Objects.requireNonNull(machineName, "machineName");
+        Objects.requireNonNull(machine, "machine");
+        Objects.requireNonNull(elfClass, "elfClass");
+        Objects.requireNonNull(endian, "endian");
         hooks = Set.copyOf(hooks);
         symbolSlotRelocations = Set.copyOf(symbolSlotRelocations);
         Objects.requireNonNull(relocations, "relocations");
@@ -50,14 +59,35 @@ public record Abi(
         return relocations.name(type);
     }
 
-    /** Starts the facts of a machine variant named {@code machineName} of files of {@code elfClass}. */
-    public static Builder builder(String machineName, ElfClass elfClass) {
-        return new Builder(machineName, elfClass);
+    /** True when this variant's facts apply to files of {@code target}. */
+    public boolean matches(ElfTarget target) {
+        return machine.is(target)
+                && target.elfClass() == elfClass
+                && target.endian() == endian
+                && (target.flags() & variantFlagsMask) == variantFlags;
+    }
+
+    /** The files this variant is for, as {@code mcountkit backends} lists them. */
+    public ElfTarget target() {
+        return new ElfTarget(machine.number(), elfClass, endian, variantFlags);
+    }
+
+    /**
+     * Starts the facts of a machine variant named {@code machineName}, for files of
+     * {@code machine}, {@code elfClass} and {@code endian}.
+     */
+    public static Builder builder(String machineName, ElfMachine machine, ElfClass elfClass, Endian endian) {
+        return new Builder(machineName, machine, elfClass, endian);
     }
 
     /** Collects an {@link Abi}; every fact without a setter call keeps the gABI's default. */
     public static final class Builder {
         private final String machineName;
+        private final ElfMachine machine;
+        private final ElfClass elfClass;
+        private final Endian endian;
+        private int variantFlagsMask;
+        private int variantFlags;
         private Set<String> hooks = Set.of();
         private RelocationTypes relocations;
         private int tableRelocation = -1;
@@ -74,9 +104,23 @@ public record Abi(
         private String descriptorSection;
         private boolean addendsInPlace;
 
-        private Builder(String machineName, ElfClass elfClass) {
+        private Builder(String machineName, ElfMachine machine, ElfClass elfClass, Endian endian) {
             this.machineName = machineName;
+            this.machine = machine;
+            this.elfClass = elfClass;
+            this.endian = endian;
             this.relocationInfo = RelocationInfo.standard(elfClass);
+        }
+
+        /**
+         * The variant is told by {@code e_flags}: it takes only files whose {@code mask} bits are
+         * {@code value} (ppc64's ELFv2 ABI: {@code EF_PPC64_ABI} bits 2). Without it any flags
+         * match; a backend lists such a variant before the one that takes the rest.
+         */
+        public Builder variantFlags(int mask, int value) {
+            this.variantFlagsMask = mask;
+            this.variantFlags = value & mask;
+            return this;
         }
 
         /** Every spelling of the hook the machine's compilers call ({@code mcount}, {@code __fentry__}). */
@@ -200,6 +244,11 @@ public record Abi(
             }
             return new Abi(
                     machineName,
+                    machine,
+                    elfClass,
+                    endian,
+                    variantFlagsMask,
+                    variantFlags,
                     hooks,
                     relocations,
                     tableRelocation,

@@ -15,19 +15,41 @@ public interface ArchBackend {
     /** Short name for messages and {@code --help}, such as {@code x86}. */
     String name();
 
-    /** True when this backend handles files of this machine, class and byte order. */
-    boolean supports(ElfTarget target);
-
     /**
-     * One target per machine variant this backend handles, for listings ({@code mcountkit
-     * backends}) and {@code --version}; {@link #supports} alone decides which files it takes.
+     * Every machine variant this backend handles, each with the files it is for: the one
+     * statement of which files a backend takes ({@link #supports}, {@link #abi}) and what
+     * {@code mcountkit backends} lists. Where {@code e_flags} tell variants apart, the narrower
+     * comes first: a file gets the first that {@link Abi#matches} it.
      */
-    default List<ElfTarget> targets() {
-        return List.of();
+    List<Abi> abis();
+
+    /** True when this backend handles files of this machine, class, byte order and flags. */
+    default boolean supports(ElfTarget target) {
+        return find(abis(), target) != null;
     }
 
-    /** The ABI facts of the machine variant of {@code target} (one of {@link #supports}'s). */
-    Abi abi(ElfTarget target);
+    /**
+     * The ABI facts of the machine variant of {@code target}.
+     *
+     * @throws IllegalArgumentException when the backend does not {@link #supports support} it
+     */
+    default Abi abi(ElfTarget target) {
+        Abi abi = find(abis(), target);
+        if (abi == null) {
+            throw new IllegalArgumentException(name() + " does not handle " + target);
+        }
+        return abi;
+    }
+
+    private static Abi find(List<Abi> abis, ElfTarget target) {
+        // Indexed, not an iterator: backends ask this per relocation.
+        for (int i = 0; i < abis.size(); i++) {
+            if (abis.get(i).matches(target)) {
+                return abis.get(i);
+            }
+        }
+        return null;
+    }
 
     /**
      * Judges one relocation against a hook: a call site (its first byte and length, checked

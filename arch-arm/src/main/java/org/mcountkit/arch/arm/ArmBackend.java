@@ -1,5 +1,6 @@
 package org.mcountkit.arch.arm;
 
+import static org.mcountkit.api.ElfMachine.EM_ARM;
 import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_ABS32;
 import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_ABS32_NOI;
 import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_CALL;
@@ -37,8 +38,6 @@ import org.mcountkit.api.Symbol;
  */
 public final class ArmBackend implements ArchBackend {
 
-    static final int EM_ARM = 40;
-
     /** The instruction-set modes {@link Code#mode()} carries: ARM (A32) and Thumb (T32). */
     public static final int ARM = 0;
 
@@ -47,11 +46,10 @@ public final class ArmBackend implements ArchBackend {
     /** The EABI hook gcc calls, then the older one; recordmcount.c accepts both on EM_ARM. */
     private static final String[] HOOKS = {"__gnu_mcount_nc", "mcount"};
 
-    private static final Abi LITTLE = abi("arm");
-    private static final Abi BIG = abi("armeb");
+    private static final List<Abi> ABIS = List.of(abi("arm", Endian.LITTLE), abi("armeb", Endian.BIG));
 
-    private static Abi abi(String name) {
-        return Abi.builder(name, ElfClass.ELF32)
+    private static Abi abi(String name, Endian endian) {
+        return Abi.builder(name, EM_ARM, ElfClass.ELF32, endian)
                 .hooks(HOOKS)
                 .relocations(ArmRelocations.TABLE, R_ARM_ABS32)
                 .rel()
@@ -68,20 +66,8 @@ public final class ArmBackend implements ArchBackend {
     }
 
     @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_ARM && target.elfClass() == ElfClass.ELF32;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_ARM, ElfClass.ELF32, Endian.LITTLE, 0),
-                new ElfTarget(EM_ARM, ElfClass.ELF32, Endian.BIG, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return target.endian() == Endian.BIG ? BIG : LITTLE;
+    public List<Abi> abis() {
+        return ABIS;
     }
 
     /** A table object for a BE8 image is an ordinary big-endian object: the linker makes it BE8. */

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
@@ -100,7 +101,7 @@ class ArmEncodingsTest {
     }
 
     private static ElfTarget target(String order) {
-        return new ElfTarget(ArmBackend.EM_ARM, ElfClass.ELF32, Endian.valueOf(order), 0x05000000);
+        return new ElfTarget(ElfMachine.EM_ARM.number(), ElfClass.ELF32, Endian.valueOf(order), 0x05000000);
     }
 
     /** objdump's mnemonic and operands for the one instruction in {@code bytes} placed at {@code address}. */

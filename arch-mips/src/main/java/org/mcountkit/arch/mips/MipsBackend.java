@@ -1,5 +1,6 @@
 package org.mcountkit.arch.mips;
 
+import static org.mcountkit.api.ElfMachine.EM_MIPS;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_26;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_32;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_64;
@@ -52,8 +53,6 @@ import org.mcountkit.api.Relocation;
  */
 public final class MipsBackend implements ArchBackend {
 
-    static final int EM_MIPS = 8;
-
     /** recordmcount.c on EM_MIPS: {@code _mcount} (gpfx '_'), and {@code __fentry__} on every machine. */
     private static final String[] HOOKS = {"_mcount", "__fentry__"};
 
@@ -63,13 +62,14 @@ public final class MipsBackend implements ArchBackend {
      */
     private static final int LONG_CALL_WINDOW = 8;
 
-    private static final Abi MIPS = o32("mips");
-    private static final Abi MIPSEL = o32("mipsel");
-    private static final Abi MIPS64 = n64("mips64", Mips64RelocationInfo.BIG);
-    private static final Abi MIPS64EL = n64("mips64el", Mips64RelocationInfo.LITTLE);
+    private static final List<Abi> ABIS = List.of(
+            o32("mips", Endian.BIG),
+            o32("mipsel", Endian.LITTLE),
+            n64("mips64", Endian.BIG, Mips64RelocationInfo.BIG),
+            n64("mips64el", Endian.LITTLE, Mips64RelocationInfo.LITTLE));
 
-    private static Abi o32(String name) {
-        return Abi.builder(name, ElfClass.ELF32)
+    private static Abi o32(String name, Endian endian) {
+        return Abi.builder(name, EM_MIPS, ElfClass.ELF32, endian)
                 .hooks(HOOKS)
                 .relocations(MipsRelocations.TABLE, R_MIPS_32)
                 .rel()
@@ -77,8 +77,8 @@ public final class MipsBackend implements ArchBackend {
                 .build();
     }
 
-    private static Abi n64(String name, Mips64RelocationInfo info) {
-        return Abi.builder(name, ElfClass.ELF64)
+    private static Abi n64(String name, Endian endian, Mips64RelocationInfo info) {
+        return Abi.builder(name, EM_MIPS, ElfClass.ELF64, endian)
                 .hooks(HOOKS)
                 .relocations(MipsRelocations.TABLE, R_MIPS_64)
                 .relocationInfo(info)
@@ -92,26 +92,8 @@ public final class MipsBackend implements ArchBackend {
     }
 
     @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_MIPS;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_MIPS, ElfClass.ELF32, Endian.BIG, 0),
-                new ElfTarget(EM_MIPS, ElfClass.ELF32, Endian.LITTLE, 0),
-                new ElfTarget(EM_MIPS, ElfClass.ELF64, Endian.BIG, 0),
-                new ElfTarget(EM_MIPS, ElfClass.ELF64, Endian.LITTLE, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        boolean big = target.endian() == Endian.BIG;
-        if (target.elfClass() == ElfClass.ELF64) {
-            return big ? MIPS64 : MIPS64EL;
-        }
-        return big ? MIPS : MIPSEL;
+    public List<Abi> abis() {
+        return ABIS;
     }
 
     /** The bytes the kernel patches at a {@code jal _mcount}: the call and, on o32, its delay slot. */

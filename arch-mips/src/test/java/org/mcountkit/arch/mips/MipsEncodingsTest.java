@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
@@ -99,7 +100,7 @@ class MipsEncodingsTest {
     }
 
     private static ElfTarget target(String elfClass, String order) {
-        return new ElfTarget(MipsBackend.EM_MIPS, ElfClass.valueOf(elfClass), Endian.valueOf(order), 0);
+        return new ElfTarget(ElfMachine.EM_MIPS.number(), ElfClass.valueOf(elfClass), Endian.valueOf(order), 0);
     }
 
     /** objdump's mnemonic and operands for each instruction of {@code bytes} placed at {@code address}. */

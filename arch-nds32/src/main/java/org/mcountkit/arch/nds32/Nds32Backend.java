@@ -1,5 +1,6 @@
 package org.mcountkit.arch.nds32;
 
+import static org.mcountkit.api.ElfMachine.EM_NDS32;
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_25_PCREL_RELA;
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_HI20_RELA;
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_LO12S0_ORI_RELA;
@@ -30,20 +31,17 @@ import org.mcountkit.api.Relocation;
  */
 public final class Nds32Backend implements ArchBackend {
 
-    static final int EM_NDS32 = 167;
-
     /**
      * recordmcount.pl's nds32 regex ({@code R_NDS32_HI20_RELA\s+_mcount$}); recordmcount.pl emits
      * {@code .long}, which gas relocates with R_NDS32_32_RELA. The nds32 maintainers proposed a
      * weak {@code _mcount}: bfd relaxes no long call whose target is undefined ({@code foff == 0}
      * in nds32_elf_relax_longcall1/4), so only a weak, still undefined hook keeps its 12-byte calls.
      */
-    private static final Abi LITTLE = abi("nds32le");
+    private static final List<Abi> ABIS = List.of(abi("nds32le", Endian.LITTLE), abi("nds32be", Endian.BIG));
 
-    private static final Abi BIG = abi("nds32be");
-
-    private static Abi abi(String name) {
-        return Abi.builder(name, ElfClass.ELF32)
+    /** Named as the binutils targets elf32-nds32le and elf32-nds32be; the ABI defines no 64-bit class. */
+    private static Abi abi(String name, Endian endian) {
+        return Abi.builder(name, EM_NDS32, ElfClass.ELF32, endian)
                 .hooks("_mcount")
                 .relocations(Nds32Relocations.TABLE, Nds32Relocations.R_NDS32_32_RELA)
                 .none(Nds32Relocations.R_NDS32_NONE)
@@ -56,23 +54,9 @@ public final class Nds32Backend implements ArchBackend {
         return "nds32";
     }
 
-    /** ELF32 only: the ABI defines no 64-bit nds32 class. */
     @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_NDS32 && target.elfClass() == ElfClass.ELF32;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_NDS32, ElfClass.ELF32, Endian.LITTLE, 0),
-                new ElfTarget(EM_NDS32, ElfClass.ELF32, Endian.BIG, 0));
-    }
-
-    /** Named as the binutils targets elf32-nds32le and elf32-nds32be. */
-    @Override
-    public Abi abi(ElfTarget target) {
-        return target.endian() == Endian.BIG ? BIG : LITTLE;
+    public List<Abi> abis() {
+        return ABIS;
     }
 
     @Override

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
@@ -119,7 +120,7 @@ class PowerpcEncodingsTest {
     private static ElfTarget ppc64(String order) {
         Endian endian = Endian.valueOf(order);
         return new ElfTarget(
-                PowerpcBackend.EM_PPC64,
+                ElfMachine.EM_PPC64.number(),
                 ElfClass.ELF64,
                 endian,
                 endian == Endian.BIG ? PowerpcBackend.ELFV1 : PowerpcBackend.ELFV2);

@@ -1,5 +1,6 @@
 package org.mcountkit.arch.riscv;
 
+import static org.mcountkit.api.ElfMachine.EM_RISCV;
 import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_CALL;
 import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_CALL_PLT;
 import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_JAL;
@@ -32,8 +33,6 @@ import org.mcountkit.api.RelocationTypes;
  * freed bytes: offsets recorded per object go stale, which is why relaxation is reported.
  */
 public final class RiscvBackend implements ArchBackend {
-
-    static final int EM_RISCV = 243;
 
     /** The relocation types mcountkit reads or writes (binutils include/elf/riscv.h). */
     enum Relocations implements RelocationType {
@@ -85,7 +84,7 @@ public final class RiscvBackend implements ArchBackend {
     private static final String[] HOOKS = {"_mcount", "mcount"};
 
     /** A weak hook left undefined is the one call BFD ld does not relax (see README, RISC-V). */
-    private static final Abi RV64 = Abi.builder("riscv64", ElfClass.ELF64)
+    private static final Abi RV64 = Abi.builder("riscv64", EM_RISCV, ElfClass.ELF64, Endian.LITTLE)
             .hooks(HOOKS)
             .relocations(Relocations.TABLE, Relocations.R_RISCV_64)
             // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
@@ -93,12 +92,18 @@ public final class RiscvBackend implements ArchBackend {
             .hookShouldBeWeak()
             .build();
 
-    private static final Abi RV32 = Abi.builder("riscv32", ElfClass.ELF32)
+    private static final Abi RV32 = Abi.builder("riscv32", EM_RISCV, ElfClass.ELF32, Endian.LITTLE)
             .hooks(HOOKS)
             .relocations(Relocations.TABLE, Relocations.R_RISCV_32)
             .slotRelocations(Relocations.R_RISCV_RELATIVE)
             .hookShouldBeWeak()
             .build();
+
+    /**
+     * Little-endian only: the Linux port is little-endian, and big-endian objects (BFD's
+     * elf64-bigriscv) are untested here.
+     */
+    private static final List<Abi> ABIS = List.of(RV64, RV32);
 
     /** {@code auipc} + {@code jalr}: the call as compilers emit it. */
     private static final int PAIR = RiscvEncodings.SITE_LENGTH;
@@ -108,25 +113,9 @@ public final class RiscvBackend implements ArchBackend {
         return "riscv";
     }
 
-    /**
-     * Little-endian only: the Linux port is little-endian, and big-endian objects (BFD's
-     * elf64-bigriscv) are untested here.
-     */
     @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_RISCV && target.endian() == Endian.LITTLE;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_RISCV, ElfClass.ELF64, Endian.LITTLE, 0),
-                new ElfTarget(EM_RISCV, ElfClass.ELF32, Endian.LITTLE, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return target.is64() ? RV64 : RV32;
+    public List<Abi> abis() {
+        return ABIS;
     }
 
     @Override

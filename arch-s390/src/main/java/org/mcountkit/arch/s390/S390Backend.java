@@ -1,5 +1,6 @@
 package org.mcountkit.arch.s390;
 
+import static org.mcountkit.api.ElfMachine.EM_S390;
 import static org.mcountkit.arch.s390.S390Relocations.R_390_64;
 import static org.mcountkit.arch.s390.S390Relocations.R_390_PC32DBL;
 import static org.mcountkit.arch.s390.S390Relocations.R_390_PLT32DBL;
@@ -39,16 +40,13 @@ import org.mcountkit.api.Relocation;
  */
 public final class S390Backend implements ArchBackend {
 
-    /** ELF gABI: EM_S390. */
-    static final int EM_S390 = 22;
-
     /** The offset of a RIL instruction's 32-bit operand, where its relocation applies. */
     private static final int OPERAND = 2;
 
     private static final int R0 = 0;
     private static final int R14 = 14;
 
-    private static final Abi S390X = Abi.builder("s390x", ElfClass.ELF64)
+    private static final Abi S390X = Abi.builder("s390x", EM_S390, ElfClass.ELF64, Endian.BIG)
             .hooks("_mcount", "__fentry__")
             .relocations(S390Relocations.TABLE, R_390_64)
             // In a PIE each table word has one, its addend the value ld also writes in the word.
@@ -62,18 +60,8 @@ public final class S390Backend implements ArchBackend {
     }
 
     @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_S390 && target.elfClass() == ElfClass.ELF64 && target.endian() == Endian.BIG;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(new ElfTarget(EM_S390, ElfClass.ELF64, Endian.BIG, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return S390X;
+    public List<Abi> abis() {
+        return List.of(S390X);
     }
 
     @Override

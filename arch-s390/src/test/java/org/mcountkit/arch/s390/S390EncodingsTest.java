@@ -16,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
@@ -32,7 +33,7 @@ import org.mcountkit.core.testkit.Toolchain;
 class S390EncodingsTest {
 
     private static final Pattern LINE = Pattern.compile("^\\s*([0-9a-f]+):\\t([0-9a-f ]+?)\\s+\\t(\\S+)\\s*(.*)$");
-    private static final ElfTarget S390X = new ElfTarget(S390Backend.EM_S390, ElfClass.ELF64, Endian.BIG, 0);
+    private static final ElfTarget S390X = new ElfTarget(ElfMachine.EM_S390.number(), ElfClass.ELF64, Endian.BIG, 0);
 
     private final S390Backend backend = new S390Backend();
     private final PatchEncodings encodings = backend.encodings(S390X, 0);

@@ -1,5 +1,6 @@
 package org.mcountkit.arch.sh;
 
+import static org.mcountkit.api.ElfMachine.EM_SH;
 import static org.mcountkit.arch.sh.ShRelocations.R_SH_DIR32;
 
 import java.nio.ByteOrder;
@@ -26,16 +27,13 @@ import org.mcountkit.api.Relocation;
  */
 public final class ShBackend implements ArchBackend {
 
-    static final int EM_SH = 42;
-
     /** recordmcount.c on EM_SH: {@code gpfx = 0}, so {@code mcount}; {@code __fentry__} on every machine. */
     private static final String[] HOOKS = {"mcount", "__fentry__"};
 
-    private static final Abi LITTLE = abi("sh");
-    private static final Abi BIG = abi("sheb");
+    private static final List<Abi> ABIS = List.of(abi("sh", Endian.LITTLE), abi("sheb", Endian.BIG));
 
-    private static Abi abi(String name) {
-        return Abi.builder(name, ElfClass.ELF32)
+    private static Abi abi(String name, Endian endian) {
+        return Abi.builder(name, EM_SH, ElfClass.ELF32, endian)
                 .hooks(HOOKS)
                 .relocations(ShRelocations.TABLE, R_SH_DIR32)
                 .addendsInPlace()
@@ -51,20 +49,8 @@ public final class ShBackend implements ArchBackend {
     }
 
     @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_SH && target.elfClass() == ElfClass.ELF32;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_SH, ElfClass.ELF32, Endian.LITTLE, 0),
-                new ElfTarget(EM_SH, ElfClass.ELF32, Endian.BIG, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return target.endian() == Endian.BIG ? BIG : LITTLE;
+    public List<Abi> abis() {
+        return ABIS;
     }
 
     /**

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
@@ -105,6 +106,6 @@ class ShEncodingsTest {
     }
 
     private static ElfTarget target(Endian endian) {
-        return new ElfTarget(ShBackend.EM_SH, ElfClass.ELF32, endian, 0);
+        return new ElfTarget(ElfMachine.EM_SH.number(), ElfClass.ELF32, endian, 0);
     }
 }

@@ -1,5 +1,6 @@
 package org.mcountkit.arch.sparc;
 
+import static org.mcountkit.api.ElfMachine.EM_SPARCV9;
 import static org.mcountkit.arch.sparc.SparcRelocations.R_SPARC_64;
 import static org.mcountkit.arch.sparc.SparcRelocations.R_SPARC_WDISP30;
 import static org.mcountkit.arch.sparc.SparcRelocations.R_SPARC_WPLT30;
@@ -26,10 +27,7 @@ import org.mcountkit.api.Relocation;
  */
 public final class SparcBackend implements ArchBackend {
 
-    /** ELF gABI: EM_SPARCV9. */
-    static final int EM_SPARCV9 = 43;
-
-    private static final Abi SPARC64 = Abi.builder("sparc64", ElfClass.ELF64)
+    private static final Abi SPARC64 = Abi.builder("sparc64", EM_SPARCV9, ElfClass.ELF64, Endian.BIG)
             .hooks("_mcount")
             .relocations(SparcRelocations.TABLE, R_SPARC_64)
             // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
@@ -43,18 +41,8 @@ public final class SparcBackend implements ArchBackend {
     }
 
     @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_SPARCV9 && target.elfClass() == ElfClass.ELF64 && target.endian() == Endian.BIG;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(new ElfTarget(EM_SPARCV9, ElfClass.ELF64, Endian.BIG, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return SPARC64;
+    public List<Abi> abis() {
+        return List.of(SPARC64);
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.mcountkit.arch.x86;
 
+import static org.mcountkit.api.ElfMachine.EM_386;
+import static org.mcountkit.api.ElfMachine.EM_X86_64;
 import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_32;
 import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_GOT32;
 import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_GOT32X;
@@ -37,33 +39,32 @@ import org.mcountkit.api.RelocationType;
  */
 public final class X86Backend implements ArchBackend {
 
-    static final int EM_386 = 3;
-    static final int EM_X86_64 = 62;
-
     /** Both compilers' hooks: {@code mcount} for plain {@code -pg}, {@code __fentry__} with {@code -mfentry}. */
     private static final String[] HOOKS = {"mcount", "__fentry__"};
 
     /** The GOT slots of a PIE hold the hook's address through these (the x86-64 psABI's dynamic relocations). */
-    private static final Abi X86_64 = Abi.builder("x86_64", ElfClass.ELF64)
+    private static final Abi X86_64 = Abi.builder("x86_64", EM_X86_64, ElfClass.ELF64, Endian.LITTLE)
             .hooks(HOOKS)
             .relocations(X86Relocations.X86_64.TABLE, R_X86_64_64)
             .scannedByteByByte()
             .slotRelocations(R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT, R_X86_64_64)
             .build();
     /** x32: ELF32 with x86-64 code and relocations. */
-    private static final Abi X32 = Abi.builder("x32", ElfClass.ELF32)
+    private static final Abi X32 = Abi.builder("x32", EM_X86_64, ElfClass.ELF32, Endian.LITTLE)
             .hooks(HOOKS)
             .relocations(X86Relocations.X86_64.TABLE, R_X86_64_32)
             .scannedByteByByte()
             .slotRelocations(R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT, R_X86_64_32)
             .build();
     /** The i386 psABI uses REL relocations: addends live in the relocated bytes. */
-    private static final Abi I386 = Abi.builder("i386", ElfClass.ELF32)
+    private static final Abi I386 = Abi.builder("i386", EM_386, ElfClass.ELF32, Endian.LITTLE)
             .hooks(HOOKS)
             .relocations(X86Relocations.I386.TABLE, R_386_32)
             .rel()
             .scannedByteByByte()
             .build();
+
+    private static final List<Abi> ABIS = List.of(X86_64, X32, I386);
 
     /** {@code call rel32}: opcode e8, the relocation patches the 4 bytes after it. */
     static final int CALL_REL32 = 0xe8;
@@ -118,33 +119,14 @@ public final class X86Backend implements ArchBackend {
     }
 
     @Override
-    public boolean supports(ElfTarget target) {
-        if (target.endian() != Endian.LITTLE) {
-            return false;
-        }
-        return target.machine() == EM_X86_64 || (target.machine() == EM_386 && target.elfClass() == ElfClass.ELF32);
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_X86_64, ElfClass.ELF64, Endian.LITTLE, 0),
-                new ElfTarget(EM_X86_64, ElfClass.ELF32, Endian.LITTLE, 0),
-                new ElfTarget(EM_386, ElfClass.ELF32, Endian.LITTLE, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        if (target.machine() == EM_386) {
-            return I386;
-        }
-        return target.is64() ? X86_64 : X32;
+    public List<Abi> abis() {
+        return ABIS;
     }
 
     @Override
     public Recognition recognize(HookReference ref) {
         Relocation r = ref.relocation();
-        boolean i386 = ref.target().machine() == EM_386;
+        boolean i386 = EM_386.is(ref.target());
         String name = abi(ref.target()).relocationName(r.type());
         long field = r.offset();
         if (isDirectCall(i386, r.type())) {
@@ -208,7 +190,7 @@ public final class X86Backend implements ArchBackend {
 
     @Override
     public PatchEncodings encodings(ElfTarget target, int mode) {
-        return target.machine() == EM_386 ? X86Encodings.I386 : X86Encodings.X86_64;
+        return EM_386.is(target) ? X86Encodings.I386 : X86Encodings.X86_64;
     }
 
     /**
@@ -230,7 +212,7 @@ public final class X86Backend implements ArchBackend {
         if (opcode == CALL_REL32 && code.has(offset, CALL_REL32_LENGTH)) {
             return new Instruction.Call(CALL_REL32_LENGTH, callTarget(code, offset));
         }
-        boolean i386 = code.target().machine() == EM_386;
+        boolean i386 = EM_386.is(code.target());
         if (opcode == CALL_INDIRECT_ABS[0]
                 && byteAt(bytes, offset + 1) == CALL_INDIRECT_ABS[1]
                 && code.has(offset, CALL_INDIRECT_LENGTH)) {

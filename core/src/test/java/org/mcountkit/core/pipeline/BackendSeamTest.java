@@ -29,6 +29,8 @@ import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
+import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
@@ -94,13 +96,13 @@ class BackendSeamTest {
         }
     }
 
-    private static final Abi ABI = Abi.builder("mock", ElfClass.ELF64)
+    private static final Abi ABI = Abi.builder("mock", ElfMachine.EM_X86_64, ElfClass.ELF64, Endian.LITTLE)
             .hooks(HOOK)
             .relocations(RelocationTypes.of(MockRelocation.class), MockRelocation.R_MOCK_64)
             .build();
 
     /** The same machine where the kernel tool has no make_nop. */
-    private static final Abi KEEPING_ABI = Abi.builder("mock", ElfClass.ELF64)
+    private static final Abi KEEPING_ABI = Abi.builder("mock", ElfMachine.EM_X86_64, ElfClass.ELF64, Endian.LITTLE)
             .hooks(HOOK)
             .relocations(RelocationTypes.of(MockRelocation.class), MockRelocation.R_MOCK_64)
             .keepsUntracedCalls()

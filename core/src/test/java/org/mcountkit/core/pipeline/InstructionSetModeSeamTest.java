@@ -22,6 +22,8 @@ import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
+import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.PatchEncodings;
@@ -83,7 +85,7 @@ class InstructionSetModeSeamTest {
         }
     }
 
-    private static final Abi ABI = Abi.builder("arm", ElfClass.ELF32)
+    private static final Abi ABI = Abi.builder("arm", ElfMachine.EM_ARM, ElfClass.ELF32, Endian.LITTLE)
             .hooks("__gnu_mcount_nc")
             .relocations(RelocationTypes.of(ArmRelocation.class), ArmRelocation.R_ARM_ABS32)
             .rel()
