@@ -2,6 +2,7 @@ package org.mcountkit.api;
 
 import java.util.HashSet;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -36,7 +37,7 @@ public record Abi(
         boolean hookShouldBeWeak,
         boolean scanByteByByte,
         Set<Integer> symbolSlotRelocations,
-        int relativeRelocation,
+        OptionalInt relativeRelocation,
         boolean functionsNeverBases,
         int functionTableRelocation,
         boolean keepsUntracedCalls,
@@ -52,11 +53,17 @@ public record Abi(
         symbolSlotRelocations = Set.copyOf(symbolSlotRelocations);
         Objects.requireNonNull(relocations, "relocations");
         Objects.requireNonNull(relocationInfo, "relocationInfo");
+        Objects.requireNonNull(relativeRelocation, "relativeRelocation");
     }
 
     /** The name of a relocation type for messages ({@code R_X86_64_PLT32}), or its number. */
     public String relocationName(int type) {
         return relocations.name(type);
+    }
+
+    /** True when {@code type} is the relocation that fills a slot with the load address plus its addend. */
+    public boolean isRelative(int type) {
+        return relativeRelocation.isPresent() && relativeRelocation.getAsInt() == type;
     }
 
     /** True when this variant's facts apply to files of {@code target}. */
@@ -97,7 +104,7 @@ public record Abi(
         private boolean hookShouldBeWeak;
         private boolean scanByteByByte;
         private Set<Integer> symbolSlotRelocations = Set.of();
-        private int relativeRelocation = -1;
+        private OptionalInt relativeRelocation = OptionalInt.empty();
         private boolean functionsNeverBases;
         private int functionTableRelocation = -1;
         private boolean keepsUntracedCalls;
@@ -178,7 +185,7 @@ public record Abi(
          * ({@code call *slot(%rip)}) goes to the hook.
          */
         public Builder slotRelocations(RelocationType relative, RelocationType... symbolAddress) {
-            this.relativeRelocation = relative.number();
+            this.relativeRelocation = OptionalInt.of(relative.number());
             Set<Integer> types = new HashSet<>();
             for (RelocationType t : symbolAddress) {
                 types.add(t.number());

@@ -6,11 +6,11 @@ import java.nio.ByteBuffer;
  * Machine code handed to a backend's decoder: {@code bytes} (read-only; index 0 is the first byte
  * of the section; use absolute reads in the byte order instructions have on this machine, which
  * may differ from the file's), the run-time {@code address} of that first byte (0 in a
- * relocatable object, where calls are not yet resolved), and the instruction-set {@code mode} of
- * the function being read (0 unless the backend says otherwise: ARM or Thumb, say; see
- * {@link ArchBackend#functionMode}).
+ * relocatable object, where calls are not yet resolved), and the instruction set ({@code mode}) of
+ * the function being read ({@link InstructionSet#DEFAULT} unless the backend says otherwise: ARM
+ * or Thumb, say; see {@link ArchBackend#functionMode}).
  */
-public record Code(ElfTarget target, ByteBuffer bytes, long address, int mode) {
+public record Code(ElfTarget target, ByteBuffer bytes, long address, InstructionSet mode) {
 
     /** True when {@code length} bytes from {@code offset} lie inside the code. */
     public boolean has(int offset, int length) {
@@ -23,7 +23,7 @@ public record Code(ElfTarget target, ByteBuffer bytes, long address, int mode) {
     }
 
     /** The same bytes read in another instruction-set mode. */
-    public Code withMode(int newMode) {
-        return newMode == mode ? this : new Code(target, bytes, address, newMode);
+    public Code withMode(InstructionSet newMode) {
+        return newMode.equals(mode) ? this : new Code(target, bytes, address, newMode);
     }
 }

@@ -12,6 +12,7 @@ import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.RelocationType;
@@ -84,7 +85,7 @@ public final class S390Backend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return new PatchEncodings() {
             @Override
             public int siteLength() {

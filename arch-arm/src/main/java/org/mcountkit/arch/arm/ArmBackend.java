@@ -12,6 +12,7 @@ import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_THM_JUMP24;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.Optional;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
@@ -21,6 +22,7 @@ import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -38,10 +40,13 @@ import org.mcountkit.api.Symbol;
  */
 public final class ArmBackend implements ArchBackend {
 
-    /** The instruction-set modes {@link Code#mode()} carries: ARM (A32) and Thumb (T32). */
-    public static final int ARM = 0;
+    /** The instruction sets {@link Code#mode()} carries: ARM (A32), the default, and Thumb (T32). */
+    public static final InstructionSet ARM = InstructionSet.DEFAULT;
 
-    public static final int THUMB = 1;
+    public static final InstructionSet THUMB = new InstructionSet("Thumb");
+
+    private static final Optional<InstructionSet> STARTS_ARM = Optional.of(ARM);
+    private static final Optional<InstructionSet> STARTS_THUMB = Optional.of(THUMB);
 
     /** The EABI hook gcc calls, then the older one; recordmcount.c accepts both on EM_ARM. */
     private static final String[] HOOKS = {"__gnu_mcount_nc", "mcount"};
@@ -82,7 +87,7 @@ public final class ArmBackend implements ArchBackend {
     }
 
     @Override
-    public int functionMode(ElfTarget target, Symbol symbol) {
+    public InstructionSet functionMode(ElfTarget target, Symbol symbol) {
         return symbol.isFunction() && (symbol.value() & 1) != 0 ? THUMB : ARM;
     }
 
@@ -92,15 +97,15 @@ public final class ArmBackend implements ArchBackend {
      * function's symbol, so its body is still read in its own instruction set.
      */
     @Override
-    public int mappingSymbolMode(ElfTarget target, Symbol symbol) {
+    public Optional<InstructionSet> mappingSymbolMode(ElfTarget target, Symbol symbol) {
         if (!symbol.isLocal() || symbol.type() != Symbol.STT_NOTYPE) {
-            return -1;
+            return Optional.empty();
         }
         String name = symbol.name();
         if (name.equals("$a") || name.startsWith("$a.")) {
-            return ARM;
+            return STARTS_ARM;
         }
-        return name.equals("$t") || name.startsWith("$t.") ? THUMB : -1;
+        return name.equals("$t") || name.startsWith("$t.") ? STARTS_THUMB : Optional.empty();
     }
 
     /**
@@ -148,8 +153,8 @@ public final class ArmBackend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
-        return ArmEncodings.of(mode == THUMB, ArmInstructions.order(target));
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
+        return ArmEncodings.of(THUMB.equals(mode), ArmInstructions.order(target));
     }
 
     /**
@@ -196,7 +201,7 @@ public final class ArmBackend implements ArchBackend {
     @Override
     public Instruction decode(Code code, int offset) {
         ByteOrder order = ArmInstructions.order(code.target());
-        return code.mode() == THUMB ? decodeThumb(code, offset, order) : decodeArm(code, offset, order);
+        return THUMB.equals(code.mode()) ? decodeThumb(code, offset, order) : decodeArm(code, offset, order);
     }
 
     private static Instruction decodeArm(Code code, int offset, ByteOrder order) {

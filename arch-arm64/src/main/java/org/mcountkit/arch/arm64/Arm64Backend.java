@@ -11,6 +11,7 @@ import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -113,7 +114,7 @@ public final class Arm64Backend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return Arm64Encodings.INSTANCE;
     }
 

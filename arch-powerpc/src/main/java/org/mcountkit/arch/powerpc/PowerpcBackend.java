@@ -13,6 +13,7 @@ import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.RelocationTypes;
@@ -98,11 +99,11 @@ public final class PowerpcBackend implements ArchBackend {
      * pointer from r12) a {@code bl} from code sharing its TOC lands: its local entry point,
      * {@code st_other} bits 5-7 saying how far (ELFv2 ABI, 3.4.1 "Symbol Values": 0 and 1 mean
      * none, v in 2-6 means {@code 1 << v >> 2} instructions), as the kernel's ppc_function_entry
-     * computes it. It is the "mode" core hands {@link PowerpcEncodings#call} for a call's target;
-     * the symbol's value stays the function's address, which table relocations against it give.
+     * computes it: where {@code patch --call} makes a site's {@code bl} go. The symbol's value
+     * stays the function's address, which table relocations against it give.
      */
     @Override
-    public int functionMode(ElfTarget target, Symbol symbol) {
+    public long localEntryOffset(ElfTarget target, Symbol symbol) {
         if (!EM_PPC64.is(target) || !elfv2(target) || !symbol.isFunction()) {
             return 0;
         }
@@ -164,7 +165,7 @@ public final class PowerpcBackend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return PowerpcEncodings.of(PowerpcInstructions.order(target));
     }
 

@@ -17,6 +17,7 @@ import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -199,7 +200,7 @@ public final class RiscvBackend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return RiscvEncodings.INSTANCE;
     }
 

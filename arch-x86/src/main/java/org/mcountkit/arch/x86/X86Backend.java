@@ -28,6 +28,7 @@ import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -189,7 +190,7 @@ public final class X86Backend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return EM_386.is(target) ? X86Encodings.I386 : X86Encodings.X86_64;
     }
 
@@ -217,7 +218,7 @@ public final class X86Backend implements ArchBackend {
                 && byteAt(bytes, offset + 1) == CALL_INDIRECT_ABS[1]
                 && code.has(offset, CALL_INDIRECT_LENGTH)) {
             return i386
-                    ? new Instruction.Call(CALL_INDIRECT_LENGTH, Instruction.UNKNOWN_TARGET)
+                    ? Instruction.Call.toUnknown(CALL_INDIRECT_LENGTH)
                     : Instruction.Call.throughSlot(CALL_INDIRECT_LENGTH, slot(code, offset));
         }
         for (byte[] nop : i386 ? I386_SITE_NOPS : X86_64_SITE_NOPS) {

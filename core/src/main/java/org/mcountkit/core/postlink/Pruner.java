@@ -292,7 +292,7 @@ public final class Pruner {
         private void check(TableWords.Table table, TableWords.Slot s) {
             Relocation r = s.relocation();
             List<Integer> expected = s.section().isAlloc()
-                    ? List.of(abi.relativeRelocation())
+                    ? abi.relativeRelocation().stream().boxed().toList()
                     : List.of(abi.tableRelocation(), abi.functionTableRelocation());
             if (s.position() < 0 || (!expected.contains(r.type()) && r.type() != abi.noneRelocation())) {
                 throw new InputException(
