@@ -1,6 +1,8 @@
 package org.mcountkit.api;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -30,6 +32,7 @@ public record Abi(
         int variantFlags,
         Set<String> hooks,
         RelocationTypes relocations,
+        Map<Integer, Integer> callFieldOffsets,
         int tableRelocation,
         int noneRelocation,
         boolean rela,
@@ -50,6 +53,7 @@ public record Abi(
         Objects.requireNonNull(elfClass, "elfClass");
         Objects.requireNonNull(endian, "endian");
         hooks = Set.copyOf(hooks);
+        callFieldOffsets = Map.copyOf(callFieldOffsets);
         symbolSlotRelocations = Set.copyOf(symbolSlotRelocations);
         Objects.requireNonNull(relocations, "relocations");
         Objects.requireNonNull(relocationInfo, "relocationInfo");
@@ -97,6 +101,7 @@ public record Abi(
         private int variantFlags;
         private Set<String> hooks = Set.of();
         private RelocationTypes relocations;
+        private final Map<Integer, Integer> callFieldOffsets = new HashMap<>();
         private int tableRelocation = -1;
         private int noneRelocation;
         private boolean rela = true;
@@ -140,6 +145,21 @@ public record Abi(
         public Builder relocations(RelocationTypes types, RelocationType tableWord) {
             this.relocations = types;
             this.tableRelocation = tableWord.number();
+            return this;
+        }
+
+        /**
+         * Relocations that mark a call {@link ArchBackend#decode} reads: the call starts
+         * {@code fieldOffset} bytes before the relocated field (x86's {@code e8} opcode, 1 byte
+         * before R_X86_64_PLT32). Core decodes there, in the default instruction set, and a
+         * {@link Instruction.Call} is the site, of the call's length; anything else, and every
+         * other relocation, goes to {@link ArchBackend#recognize}, which says why it is not a
+         * call or finds the forms decode does not know.
+         */
+        public Builder calls(int fieldOffset, RelocationType... types) {
+            for (RelocationType type : types) {
+                callFieldOffsets.put(type.number(), fieldOffset);
+            }
             return this;
         }
 
@@ -258,6 +278,7 @@ public record Abi(
                     variantFlags,
                     hooks,
                     relocations,
+                    callFieldOffsets,
                     tableRelocation,
                     noneRelocation,
                     rela,

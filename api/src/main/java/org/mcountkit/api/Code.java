@@ -1,6 +1,7 @@
 package org.mcountkit.api;
 
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * Machine code handed to a backend's decoder: {@code bytes} (read-only; index 0 is the first byte
@@ -12,6 +13,10 @@ import java.nio.ByteBuffer;
  */
 public record Code(ElfTarget target, ByteBuffer bytes, long address, InstructionSet mode) {
 
+    public Code {
+        Objects.requireNonNull(mode, "mode");
+    }
+
     /** True when {@code length} bytes from {@code offset} lie inside the code. */
     public boolean has(int offset, int length) {
         return offset >= 0 && length >= 0 && offset <= bytes.limit() - length;
@@ -22,7 +27,7 @@ public record Code(ElfTarget target, ByteBuffer bytes, long address, Instruction
         return address + offset;
     }
 
-    /** The same bytes read in another instruction-set mode. */
+    /** The same bytes read in another instruction set. */
     public Code withMode(InstructionSet newMode) {
         return newMode.equals(mode) ? this : new Code(target, bytes, address, newMode);
     }

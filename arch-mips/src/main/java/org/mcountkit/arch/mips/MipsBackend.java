@@ -73,6 +73,7 @@ public final class MipsBackend implements ArchBackend {
         return Abi.builder(name, EM_MIPS, ElfClass.ELF32, endian)
                 .hooks(HOOKS)
                 .relocations(MipsRelocations.TABLE, R_MIPS_32)
+                .calls(0, R_MIPS_26)
                 .rel()
                 .keepsUntracedCalls()
                 .build();
@@ -82,6 +83,7 @@ public final class MipsBackend implements ArchBackend {
         return Abi.builder(name, EM_MIPS, ElfClass.ELF64, endian)
                 .hooks(HOOKS)
                 .relocations(MipsRelocations.TABLE, R_MIPS_64)
+                .calls(0, R_MIPS_26)
                 .relocationInfo(info)
                 .keepsUntracedCalls()
                 .build();
@@ -114,9 +116,14 @@ public final class MipsBackend implements ArchBackend {
         ByteOrder order = MipsInstructions.order(ref.target());
         int word = MipsInstructions.word(ref.code(), (int) at, order);
         int length = siteLength(ref.target());
+        // A jal under R_MIPS_26 is a call decode reads (the ABI's calls); the rest comes here.
         if (R_MIPS_26.is(type)) {
-            if (MipsInstructions.isJal(word) || (ref.linked() && word == MipsInstructions.NOP)) {
+            if (ref.linked() && word == MipsInstructions.NOP) {
                 return Recognition.site(at, length);
+            }
+            if (MipsInstructions.isJal(word)) {
+                return Recognition.rejected(
+                        "not a call: R_MIPS_26 on a jal whose delay slot is past the section's end");
             }
             if (MipsInstructions.isJ(word)) {
                 return Recognition.rejected("not a call: R_MIPS_26 on a j (a tail call to the hook)");

@@ -84,27 +84,24 @@ public final class RiscvBackend implements ArchBackend {
      */
     private static final String[] HOOKS = {"_mcount", "mcount"};
 
-    /** A weak hook left undefined is the one call BFD ld does not relax (see README, RISC-V). */
-    private static final Abi RV64 = Abi.builder("riscv64", EM_RISCV, ElfClass.ELF64, Endian.LITTLE)
-            .hooks(HOOKS)
-            .relocations(Relocations.TABLE, Relocations.R_RISCV_64)
-            // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
-            .slotRelocations(Relocations.R_RISCV_RELATIVE)
-            .hookShouldBeWeak()
-            .build();
-
-    private static final Abi RV32 = Abi.builder("riscv32", EM_RISCV, ElfClass.ELF32, Endian.LITTLE)
-            .hooks(HOOKS)
-            .relocations(Relocations.TABLE, Relocations.R_RISCV_32)
-            .slotRelocations(Relocations.R_RISCV_RELATIVE)
-            .hookShouldBeWeak()
-            .build();
-
     /**
      * Little-endian only: the Linux port is little-endian, and big-endian objects (BFD's
      * elf64-bigriscv) are untested here.
      */
-    private static final List<Abi> ABIS = List.of(RV64, RV32);
+    private static final List<Abi> ABIS = List.of(
+            riscv("riscv64", ElfClass.ELF64, Relocations.R_RISCV_64),
+            riscv("riscv32", ElfClass.ELF32, Relocations.R_RISCV_32));
+
+    /** A weak hook left undefined is the one call BFD ld does not relax (see README, RISC-V). */
+    private static Abi riscv(String name, ElfClass elfClass, Relocations tableWord) {
+        return Abi.builder(name, EM_RISCV, elfClass, Endian.LITTLE)
+                .hooks(HOOKS)
+                .relocations(Relocations.TABLE, tableWord)
+                // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
+                .slotRelocations(Relocations.R_RISCV_RELATIVE)
+                .hookShouldBeWeak()
+                .build();
+    }
 
     /** {@code auipc} + {@code jalr}: the call as compilers emit it. */
     private static final int PAIR = RiscvEncodings.SITE_LENGTH;
