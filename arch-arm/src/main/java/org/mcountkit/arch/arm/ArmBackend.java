@@ -14,7 +14,7 @@ import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Optional;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -38,7 +38,7 @@ import org.mcountkit.api.Symbol;
  * recordmcount.c does, and {@code table} names functions with R_ARM_ABS32_NOI. Objects use REL
  * relocations.
  */
-public final class ArmBackend implements ArchBackend {
+public final class ArmBackend extends AbstractArchBackend {
 
     /** The instruction sets {@link Code#mode()} carries: ARM (A32), the default, and Thumb (T32). */
     public static final InstructionSet ARM = InstructionSet.DEFAULT;
@@ -65,14 +65,8 @@ public final class ArmBackend implements ArchBackend {
                 .build();
     }
 
-    @Override
-    public String name() {
-        return "arm";
-    }
-
-    @Override
-    public List<Abi> abis() {
-        return ABIS;
+    public ArmBackend() {
+        super("arm", ABIS);
     }
 
     /** A table object for a BE8 image is an ordinary big-endian object: the linker makes it BE8. */

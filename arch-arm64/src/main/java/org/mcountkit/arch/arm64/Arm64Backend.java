@@ -4,7 +4,7 @@ import static org.mcountkit.api.ElfMachine.EM_AARCH64;
 
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -25,7 +25,7 @@ import org.mcountkit.api.RelocationTypes;
  * aarch64_be files (the Arm ARM: instruction fetches are always little-endian); only data follows
  * {@code EI_DATA}.
  */
-public final class Arm64Backend implements ArchBackend {
+public final class Arm64Backend extends AbstractArchBackend {
 
     /** The relocation types mcountkit reads or writes (IHI 0056, "Relocation types"). */
     enum Relocations implements RelocationType {
@@ -64,6 +64,10 @@ public final class Arm64Backend implements ArchBackend {
 
     private static final List<Abi> ABIS = List.of(abi("aarch64", Endian.LITTLE), abi("aarch64_be", Endian.BIG));
 
+    public Arm64Backend() {
+        super("arm64", ABIS);
+    }
+
     /** LP64 only: ILP32 (ELFCLASS32) has its own relocation numbers and no kernel ftrace. */
     private static Abi abi(String name, Endian endian) {
         return Abi.builder(name, EM_AARCH64, ElfClass.ELF64, endian)
@@ -77,16 +81,6 @@ public final class Arm64Backend implements ArchBackend {
                         Relocations.R_AARCH64_JUMP_SLOT,
                         Relocations.R_AARCH64_ABS64)
                 .build();
-    }
-
-    @Override
-    public String name() {
-        return "arm64";
-    }
-
-    @Override
-    public List<Abi> abis() {
-        return ABIS;
     }
 
     @Override

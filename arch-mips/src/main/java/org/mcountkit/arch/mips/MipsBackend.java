@@ -17,7 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -52,7 +52,7 @@ import org.mcountkit.api.Relocation;
  * gp}, {@code lw t9, 0(t9)} under R_MIPS_CALL_LO16): the site is the {@code lui}, where the C tool
  * records the {@code lui} and the {@code lw}, two entries for one call.
  */
-public final class MipsBackend implements ArchBackend {
+public final class MipsBackend extends AbstractArchBackend {
 
     /** recordmcount.c on EM_MIPS: {@code _mcount} (gpfx '_'), and {@code __fentry__} on every machine. */
     private static final String[] HOOKS = {"_mcount", "__fentry__"};
@@ -89,19 +89,13 @@ public final class MipsBackend implements ArchBackend {
                 .build();
     }
 
-    @Override
-    public String name() {
-        return "mips";
-    }
-
-    @Override
-    public List<Abi> abis() {
-        return ABIS;
-    }
-
     /** The bytes the kernel patches at a {@code jal _mcount}: the call and, on o32, its delay slot. */
     static int siteLength(ElfTarget target) {
         return target.elfClass() == ElfClass.ELF64 ? MipsInstructions.WORD : 2 * MipsInstructions.WORD;
+    }
+
+    public MipsBackend() {
+        super("mips", ABIS);
     }
 
     @Override

@@ -9,7 +9,7 @@ import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_RELAX_ENTRY;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -30,7 +30,7 @@ import org.mcountkit.api.Relocation;
  * is the 12-byte {@code sethi $r15 / ori $r15,$r15 / jral $lp,$r15} (nds32.md *call_immediate:
  * "bal" under TARGET_CMODEL_LARGE, length 12), recorded at the sethi like recordmcount.pl does.
  */
-public final class Nds32Backend implements ArchBackend {
+public final class Nds32Backend extends AbstractArchBackend {
 
     /**
      * recordmcount.pl's nds32 regex ({@code R_NDS32_HI20_RELA\s+_mcount$}); recordmcount.pl emits
@@ -50,14 +50,8 @@ public final class Nds32Backend implements ArchBackend {
                 .build();
     }
 
-    @Override
-    public String name() {
-        return "nds32";
-    }
-
-    @Override
-    public List<Abi> abis() {
-        return ABIS;
+    public Nds32Backend() {
+        super("nds32", ABIS);
     }
 
     @Override

@@ -6,7 +6,7 @@ import static org.mcountkit.api.ElfMachine.EM_PPC64;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -29,7 +29,7 @@ import org.mcountkit.api.Symbol;
  * one leading {@code .} of a hook's name (its "ppc64 hack": {@code ._mcount}), and leaves calls in
  * untraced sections alone.
  */
-public final class PowerpcBackend implements ArchBackend {
+public final class PowerpcBackend extends AbstractArchBackend {
 
     /** e_flags' ABI version on EM_PPC64 (ELFv2 ABI, 3.1): 1 for ELFv1, 2 for ELFv2, 0 unspecified. */
     static final int EF_PPC64_ABI = 3;
@@ -78,20 +78,14 @@ public final class PowerpcBackend implements ArchBackend {
                 .keepsUntracedCalls();
     }
 
-    @Override
-    public String name() {
-        return "powerpc";
-    }
-
-    @Override
-    public List<Abi> abis() {
-        return ABIS;
-    }
-
     /** Big-endian objects that name no ABI are ELFv1, as binutils reads them; little-endian ones are ELFv2. */
     private static boolean elfv2(ElfTarget target) {
         int abi = target.flags() & EF_PPC64_ABI;
         return abi == ELFV2 || (abi == 0 && target.endian() == Endian.LITTLE);
+    }
+
+    public PowerpcBackend() {
+        super("powerpc", ABIS);
     }
 
     /**

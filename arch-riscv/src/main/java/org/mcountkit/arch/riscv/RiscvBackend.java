@@ -10,7 +10,7 @@ import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_RVC_JUMP
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -33,7 +33,7 @@ import org.mcountkit.api.RelocationTypes;
  * {@code jal ra} (R_RISCV_JAL) or, in RV32C code, {@code c.jal} (R_RISCV_RVC_JUMP), deleting the
  * freed bytes: offsets recorded per object go stale, which is why relaxation is reported.
  */
-public final class RiscvBackend implements ArchBackend {
+public final class RiscvBackend extends AbstractArchBackend {
 
     /** The relocation types mcountkit reads or writes (binutils include/elf/riscv.h). */
     enum Relocations implements RelocationType {
@@ -92,6 +92,10 @@ public final class RiscvBackend implements ArchBackend {
             riscv("riscv64", ElfClass.ELF64, Relocations.R_RISCV_64),
             riscv("riscv32", ElfClass.ELF32, Relocations.R_RISCV_32));
 
+    public RiscvBackend() {
+        super("riscv", ABIS);
+    }
+
     /** A weak hook left undefined is the one call BFD ld does not relax (see README, RISC-V). */
     private static Abi riscv(String name, ElfClass elfClass, Relocations tableWord) {
         return Abi.builder(name, EM_RISCV, elfClass, Endian.LITTLE)
@@ -105,16 +109,6 @@ public final class RiscvBackend implements ArchBackend {
 
     /** {@code auipc} + {@code jalr}: the call as compilers emit it. */
     private static final int PAIR = RiscvEncodings.SITE_LENGTH;
-
-    @Override
-    public String name() {
-        return "riscv";
-    }
-
-    @Override
-    public List<Abi> abis() {
-        return ABIS;
-    }
 
     @Override
     public Recognition recognize(HookReference ref) {

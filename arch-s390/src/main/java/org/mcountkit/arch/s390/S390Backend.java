@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -39,7 +39,7 @@ import org.mcountkit.api.Relocation;
  * records the start of the sequence actually there, so gcc 9+ objects differ (README, tests). It
  * has no make_nop for EM_S390: calls in untraced sections stay.
  */
-public final class S390Backend implements ArchBackend {
+public final class S390Backend extends AbstractArchBackend {
 
     /** The offset of a RIL instruction's 32-bit operand, where its relocation applies. */
     private static final int OPERAND = 2;
@@ -55,14 +55,8 @@ public final class S390Backend implements ArchBackend {
             .keepsUntracedCalls()
             .build();
 
-    @Override
-    public String name() {
-        return "s390";
-    }
-
-    @Override
-    public List<Abi> abis() {
-        return List.of(S390X);
+    public S390Backend() {
+        super("s390", List.of(S390X));
     }
 
     @Override

@@ -6,7 +6,7 @@ import static org.mcountkit.arch.sh.ShRelocations.R_SH_DIR32;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -26,7 +26,7 @@ import org.mcountkit.api.Relocation;
  * relocation against {@code mcount} or {@code __fentry__}, adjust 0, table word R_SH_DIR32).
  * Relocations are RELA, but the linker takes addends from the word ({@link Abi#addendsInPlace}).
  */
-public final class ShBackend implements ArchBackend {
+public final class ShBackend extends AbstractArchBackend {
 
     /** recordmcount.c on EM_SH: {@code gpfx = 0}, so {@code mcount}; {@code __fentry__} on every machine. */
     private static final String[] HOOKS = {"mcount", "__fentry__"};
@@ -44,14 +44,8 @@ public final class ShBackend implements ArchBackend {
                 .build();
     }
 
-    @Override
-    public String name() {
-        return "sh";
-    }
-
-    @Override
-    public List<Abi> abis() {
-        return ABIS;
+    public ShBackend() {
+        super("sh", ABIS);
     }
 
     /**

@@ -7,7 +7,7 @@ import static org.mcountkit.arch.sparc.SparcRelocations.R_SPARC_WPLT30;
 
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -26,7 +26,7 @@ import org.mcountkit.api.Relocation;
  * recordmcount.c writes R_SPARC_64 table words and has no make_nop for EM_SPARCV9, so calls in
  * untraced sections stay as they are.
  */
-public final class SparcBackend implements ArchBackend {
+public final class SparcBackend extends AbstractArchBackend {
 
     private static final Abi SPARC64 = Abi.builder("sparc64", EM_SPARCV9, ElfClass.ELF64, Endian.BIG)
             .hooks("_mcount")
@@ -36,14 +36,8 @@ public final class SparcBackend implements ArchBackend {
             .keepsUntracedCalls()
             .build();
 
-    @Override
-    public String name() {
-        return "sparc";
-    }
-
-    @Override
-    public List<Abi> abis() {
-        return List.of(SPARC64);
+    public SparcBackend() {
+        super("sparc", List.of(SPARC64));
     }
 
     /**

@@ -21,7 +21,7 @@ import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_REX_GOTPCREL
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -38,7 +38,7 @@ import org.mcountkit.api.RelocationType;
  * x86_64 (and x32) and i386. Facts from the x86-64 and i386 psABIs and from what gcc 12 / clang
  * 14 emit with {@code -pg} and {@code -pg -mfentry}.
  */
-public final class X86Backend implements ArchBackend {
+public final class X86Backend extends AbstractArchBackend {
 
     /** Both compilers' hooks: {@code mcount} for plain {@code -pg}, {@code __fentry__} with {@code -mfentry}. */
     private static final String[] HOOKS = {"mcount", "__fentry__"};
@@ -120,14 +120,8 @@ public final class X86Backend implements ArchBackend {
         X86Encodings.I386.nop(RELAXED_GOT_CALL_LENGTH)
     };
 
-    @Override
-    public String name() {
-        return "x86";
-    }
-
-    @Override
-    public List<Abi> abis() {
-        return ABIS;
+    public X86Backend() {
+        super("x86", ABIS);
     }
 
     /**
