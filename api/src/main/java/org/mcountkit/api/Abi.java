@@ -1,12 +1,16 @@
 package org.mcountkit.api;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
  * The ABI facts of one machine variant (x86_64, i386, aarch64_be...) that core needs besides
- * decoding: its name in reports, the hook symbols its compilers call, its relocation types, the
+ * decoding: its name in reports, the files it is for (machine, class, byte order and, where the
+ * variant is told by {@code e_flags}, those bits: {@link #matches}), the hook symbols its compilers call, its relocation types, the
  * type of an absolute pointer-sized table word, its NONE type, whether its objects carry explicit
  * addends ({@code SHT_RELA}), how {@code r_info} is packed, and whether its kernels want the hook
  * reference weak (an undefined weak hook keeps the linker from relaxing that one call), and
@@ -21,8 +25,14 @@ import java.util.Set;
  */
 public record Abi(
         String machineName,
+        ElfMachine machine,
+        ElfClass elfClass,
+        Endian endian,
+        int variantFlagsMask,
+        int variantFlags,
         Set<String> hooks,
         RelocationTypes relocations,
+        Map<Integer, Integer> callFieldOffsets,
         int tableRelocation,
         int noneRelocation,
         boolean rela,
@@ -30,7 +40,7 @@ public record Abi(
         boolean hookShouldBeWeak,
         boolean scanByteByByte,
         Set<Integer> symbolSlotRelocations,
-        int relativeRelocation,
+        OptionalInt relativeRelocation,
         boolean functionsNeverBases,
         int functionTableRelocation,
         boolean keepsUntracedCalls,
@@ -39,10 +49,15 @@ public record Abi(
 
     public Abi {
         Objects.requireNonNull(machineName, "machineName");
+        Objects.requireNonNull(machine, "machine");
+        Objects.requireNonNull(elfClass, "elfClass");
+        Objects.requireNonNull(endian, "endian");
         hooks = Set.copyOf(hooks);
+        callFieldOffsets = Map.copyOf(callFieldOffsets);
         symbolSlotRelocations = Set.copyOf(symbolSlotRelocations);
         Objects.requireNonNull(relocations, "relocations");
         Objects.requireNonNull(relocationInfo, "relocationInfo");
+        Objects.requireNonNull(relativeRelocation, "relativeRelocation");
     }
 
     /** The name of a relocation type for messages ({@code R_X86_64_PLT32}), or its number. */
@@ -50,16 +65,43 @@ public record Abi(
         return relocations.name(type);
     }
 
-    /** Starts the facts of a machine variant named {@code machineName} of files of {@code elfClass}. */
-    public static Builder builder(String machineName, ElfClass elfClass) {
-        return new Builder(machineName, elfClass);
+    /** True when {@code type} is the relocation that fills a slot with the load address plus its addend. */
+    public boolean isRelative(int type) {
+        return relativeRelocation.isPresent() && relativeRelocation.getAsInt() == type;
+    }
+
+    /** True when this variant's facts apply to files of {@code target}. */
+    public boolean matches(ElfTarget target) {
+        return machine.is(target)
+                && target.elfClass() == elfClass
+                && target.endian() == endian
+                && (target.flags() & variantFlagsMask) == variantFlags;
+    }
+
+    /** The files this variant is for, as {@code mcountkit backends} lists them. */
+    public ElfTarget target() {
+        return new ElfTarget(machine.number(), elfClass, endian, variantFlags);
+    }
+
+    /**
+     * Starts the facts of a machine variant named {@code machineName}, for files of
+     * {@code machine}, {@code elfClass} and {@code endian}.
+     */
+    public static Builder builder(String machineName, ElfMachine machine, ElfClass elfClass, Endian endian) {
+        return new Builder(machineName, machine, elfClass, endian);
     }
 
     /** Collects an {@link Abi}; every fact without a setter call keeps the gABI's default. */
     public static final class Builder {
         private final String machineName;
+        private final ElfMachine machine;
+        private final ElfClass elfClass;
+        private final Endian endian;
+        private int variantFlagsMask;
+        private int variantFlags;
         private Set<String> hooks = Set.of();
         private RelocationTypes relocations;
+        private final Map<Integer, Integer> callFieldOffsets = new HashMap<>();
         private int tableRelocation = -1;
         private int noneRelocation;
         private boolean rela = true;
@@ -67,16 +109,30 @@ public record Abi(
         private boolean hookShouldBeWeak;
         private boolean scanByteByByte;
         private Set<Integer> symbolSlotRelocations = Set.of();
-        private int relativeRelocation = -1;
+        private OptionalInt relativeRelocation = OptionalInt.empty();
         private boolean functionsNeverBases;
         private int functionTableRelocation = -1;
         private boolean keepsUntracedCalls;
         private String descriptorSection;
         private boolean addendsInPlace;
 
-        private Builder(String machineName, ElfClass elfClass) {
+        private Builder(String machineName, ElfMachine machine, ElfClass elfClass, Endian endian) {
             this.machineName = machineName;
+            this.machine = machine;
+            this.elfClass = elfClass;
+            this.endian = endian;
             this.relocationInfo = RelocationInfo.standard(elfClass);
+        }
+
+        /**
+         * The variant is told by {@code e_flags}: it takes only files whose {@code mask} bits are
+         * {@code value} (ppc64's ELFv2 ABI: {@code EF_PPC64_ABI} bits 2). Without it any flags
+         * match; a backend lists such a variant before the one that takes the rest.
+         */
+        public Builder variantFlags(int mask, int value) {
+            this.variantFlagsMask = mask;
+            this.variantFlags = value & mask;
+            return this;
         }
 
         /** Every spelling of the hook the machine's compilers call ({@code mcount}, {@code __fentry__}). */
@@ -89,6 +145,21 @@ public record Abi(
         public Builder relocations(RelocationTypes types, RelocationType tableWord) {
             this.relocations = types;
             this.tableRelocation = tableWord.number();
+            return this;
+        }
+
+        /**
+         * Relocations that mark a call {@link ArchBackend#decode} reads: the call starts
+         * {@code fieldOffset} bytes before the relocated field (x86's {@code e8} opcode, 1 byte
+         * before R_X86_64_PLT32). Core decodes there, in the default instruction set, and a
+         * {@link Instruction.Call} is the site, of the call's length; anything else, and every
+         * other relocation, goes to {@link ArchBackend#recognize}, which says why it is not a
+         * call or finds the forms decode does not know.
+         */
+        public Builder calls(int fieldOffset, RelocationType... types) {
+            for (RelocationType type : types) {
+                callFieldOffsets.put(type.number(), fieldOffset);
+            }
             return this;
         }
 
@@ -134,7 +205,7 @@ public record Abi(
          * ({@code call *slot(%rip)}) goes to the hook.
          */
         public Builder slotRelocations(RelocationType relative, RelocationType... symbolAddress) {
-            this.relativeRelocation = relative.number();
+            this.relativeRelocation = OptionalInt.of(relative.number());
             Set<Integer> types = new HashSet<>();
             for (RelocationType t : symbolAddress) {
                 types.add(t.number());
@@ -200,8 +271,14 @@ public record Abi(
             }
             return new Abi(
                     machineName,
+                    machine,
+                    elfClass,
+                    endian,
+                    variantFlagsMask,
+                    variantFlags,
                     hooks,
                     relocations,
+                    callFieldOffsets,
                     tableRelocation,
                     noneRelocation,
                     rela,

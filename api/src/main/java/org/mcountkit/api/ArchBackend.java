@@ -1,6 +1,7 @@
 package org.mcountkit.api;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One architecture, found with {@link java.util.ServiceLoader}: a jar that lists its
@@ -15,19 +16,41 @@ public interface ArchBackend {
     /** Short name for messages and {@code --help}, such as {@code x86}. */
     String name();
 
-    /** True when this backend handles files of this machine, class and byte order. */
-    boolean supports(ElfTarget target);
-
     /**
-     * One target per machine variant this backend handles, for listings ({@code mcountkit
-     * backends}) and {@code --version}; {@link #supports} alone decides which files it takes.
+     * Every machine variant this backend handles, each with the files it is for: the one
+     * statement of which files a backend takes ({@link #supports}, {@link #abi}) and what
+     * {@code mcountkit backends} lists. Where {@code e_flags} tell variants apart, the narrower
+     * comes first: a file gets the first that {@link Abi#matches} it.
      */
-    default List<ElfTarget> targets() {
-        return List.of();
+    List<Abi> abis();
+
+    /** True when this backend handles files of this machine, class, byte order and flags. */
+    default boolean supports(ElfTarget target) {
+        return find(abis(), target) != null;
     }
 
-    /** The ABI facts of the machine variant of {@code target} (one of {@link #supports}'s). */
-    Abi abi(ElfTarget target);
+    /**
+     * The ABI facts of the machine variant of {@code target}.
+     *
+     * @throws IllegalArgumentException when the backend does not {@link #supports support} it
+     */
+    default Abi abi(ElfTarget target) {
+        Abi abi = find(abis(), target);
+        if (abi == null) {
+            throw new IllegalArgumentException(name() + " does not handle " + target);
+        }
+        return abi;
+    }
+
+    private static Abi find(List<Abi> abis, ElfTarget target) {
+        // Indexed, not an iterator: backends ask this per relocation.
+        for (int i = 0; i < abis.size(); i++) {
+            if (abis.get(i).matches(target)) {
+                return abis.get(i);
+            }
+        }
+        return null;
+    }
 
     /**
      * Judges one relocation against a hook: a call site (its first byte and length, checked
@@ -42,8 +65,8 @@ public interface ArchBackend {
      */
     Instruction decode(Code code, int offset);
 
-    /** The bytes ftrace writes at a site in code of this target and instruction-set mode. */
-    PatchEncodings encodings(ElfTarget target, int mode);
+    /** The bytes ftrace writes at a site in code of this target and instruction set. */
+    PatchEncodings encodings(ElfTarget target, InstructionSet mode);
 
     /**
      * What {@code record} writes over a hook call in a section that must not be traced (the kernel
@@ -85,18 +108,28 @@ public interface ArchBackend {
         return symbol.value();
     }
 
-    /** The instruction-set mode the function's code is read in (ARM or Thumb, say); 0 by default. */
-    default int functionMode(ElfTarget target, Symbol symbol) {
+    /** The instruction set the function's code is read in (ARM or Thumb, say); the default one by default. */
+    default InstructionSet functionMode(ElfTarget target, Symbol symbol) {
+        return InstructionSet.DEFAULT;
+    }
+
+    /**
+     * How many bytes past its address a call from code sharing its context enters the function:
+     * the ELFv2 local entry point, after the TOC set-up a call through the global entry needs
+     * (ppc64). {@code patch --call} adds it to its target. 0 by default.
+     */
+    default long localEntryOffset(ElfTarget target, Symbol symbol) {
         return 0;
     }
 
     /**
-     * The instruction-set mode of the code a mapping symbol starts (ARM's {@code $a} and
-     * {@code $t}), or -1 when {@code symbol} starts none. Code that no function symbol covers
-     * (an overridden weak function's body, whose symbol the linker dropped) is read in the mode
-     * of the last such symbol before it. -1 by default: one mode, or no mapping symbols.
+     * The instruction set of the code a mapping symbol starts (ARM's {@code $a} and {@code $t}),
+     * or empty when {@code symbol} starts none. Code that no function symbol covers (an
+     * overridden weak function's body, whose symbol the linker dropped) is read in the
+     * instruction set of the last such symbol before it. Empty by default: one instruction set,
+     * or no mapping symbols.
      */
-    default int mappingSymbolMode(ElfTarget target, Symbol symbol) {
-        return -1;
+    default Optional<InstructionSet> mappingSymbolMode(ElfTarget target, Symbol symbol) {
+        return Optional.empty();
     }
 }

@@ -1,16 +1,21 @@
 package org.mcountkit.api;
 
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * Machine code handed to a backend's decoder: {@code bytes} (read-only; index 0 is the first byte
  * of the section; use absolute reads in the byte order instructions have on this machine, which
  * may differ from the file's), the run-time {@code address} of that first byte (0 in a
- * relocatable object, where calls are not yet resolved), and the instruction-set {@code mode} of
- * the function being read (0 unless the backend says otherwise: ARM or Thumb, say; see
- * {@link ArchBackend#functionMode}).
+ * relocatable object, where calls are not yet resolved), and the instruction set ({@code mode}) of
+ * the function being read ({@link InstructionSet#DEFAULT} unless the backend says otherwise: ARM
+ * or Thumb, say; see {@link ArchBackend#functionMode}).
  */
-public record Code(ElfTarget target, ByteBuffer bytes, long address, int mode) {
+public record Code(ElfTarget target, ByteBuffer bytes, long address, InstructionSet mode) {
+
+    public Code {
+        Objects.requireNonNull(mode, "mode");
+    }
 
     /** True when {@code length} bytes from {@code offset} lie inside the code. */
     public boolean has(int offset, int length) {
@@ -22,8 +27,8 @@ public record Code(ElfTarget target, ByteBuffer bytes, long address, int mode) {
         return address + offset;
     }
 
-    /** The same bytes read in another instruction-set mode. */
-    public Code withMode(int newMode) {
-        return newMode == mode ? this : new Code(target, bytes, address, newMode);
+    /** The same bytes read in another instruction set. */
+    public Code withMode(InstructionSet newMode) {
+        return newMode.equals(mode) ? this : new Code(target, bytes, address, newMode);
     }
 }

@@ -12,32 +12,43 @@ public sealed interface Instruction {
 
     /**
      * A call, or a sequence that calls (RISC-V's {@code auipc+jalr}, arm64's {@code mov x9, x30; bl}
-     * pair), to {@code target}: an absolute address, or {@link #UNKNOWN_TARGET} for a call through
-     * a register or memory whose destination the bytes do not tell. A call through memory whose
-     * address the bytes do tell (x86_64's {@code call *disp32(%rip)} through a GOT entry) names
-     * that pointer {@code slot}; otherwise the slot is {@link #UNKNOWN_TARGET} too.
+     * pair). Its {@code destination} says what {@code address} is: the absolute address it goes
+     * to ({@link Destination#TARGET}); the pointer slot it reads that address from, where the
+     * bytes name the slot (x86_64's {@code call *disp32(%rip)} through a GOT entry:
+     * {@link Destination#SLOT}); or nothing, for a call through a register or memory the bytes
+     * do not tell ({@link Destination#UNKNOWN}, address 0).
      */
-    record Call(int length, long target, long slot) implements Instruction {
+    record Call(int length, Destination destination, long address) implements Instruction {
         public Call {
             requirePositive(length);
+            if (destination == Destination.UNKNOWN && address != 0) {
+                throw new IllegalArgumentException("a call to an unknown destination has no address");
+            }
         }
 
-        /** A call whose bytes say where it goes, or nothing at all ({@link #UNKNOWN_TARGET}). */
+        /** A call whose bytes say where it goes. */
         public Call(int length, long target) {
-            this(length, target, UNKNOWN_TARGET);
+            this(length, Destination.TARGET, target);
         }
 
         /** A call to the address held in the pointer slot at {@code slot}. */
         public static Call throughSlot(int length, long slot) {
-            return new Call(length, UNKNOWN_TARGET, slot);
+            return new Call(length, Destination.SLOT, slot);
         }
 
-        public boolean targetKnown() {
-            return target != UNKNOWN_TARGET;
+        /** A call whose destination its bytes do not tell. */
+        public static Call toUnknown(int length) {
+            return new Call(length, Destination.UNKNOWN, 0);
         }
 
-        public boolean slotKnown() {
-            return slot != UNKNOWN_TARGET;
+        /** What a call's {@link #address} is. */
+        public enum Destination {
+            /** The address the call goes to. */
+            TARGET,
+            /** The address of the pointer slot holding where the call goes. */
+            SLOT,
+            /** None: the bytes do not tell where the call goes. */
+            UNKNOWN
         }
     }
 
@@ -68,9 +79,6 @@ public sealed interface Instruction {
             requirePositive(length);
         }
     }
-
-    /** The target (or slot) of a call whose destination (or slot) is not in its bytes. */
-    long UNKNOWN_TARGET = Long.MIN_VALUE;
 
     private static void requirePositive(int length) {
         if (length < 1) {

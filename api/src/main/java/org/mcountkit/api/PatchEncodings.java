@@ -50,14 +50,14 @@ public interface PatchEncodings {
     }
 
     /**
-     * As {@link #call(long, long, int)}, to code of instruction-set mode {@code targetMode} (what
+     * As {@link #call(long, long, int)}, to code in instruction set {@code targetMode} (what
      * {@link ArchBackend#functionMode} says of the target's symbol): a machine whose calls switch
      * modes by their form (ARM's {@code blx} to Thumb code from ARM code, and back) picks it here.
      * The default ignores the mode.
      *
      * @throws EncodingException as {@link #call(long, long, int)}
      */
-    default byte[] call(long siteAddress, long targetAddress, int length, int targetMode) {
+    default byte[] call(long siteAddress, long targetAddress, int length, InstructionSet targetMode) {
         return call(siteAddress, targetAddress, length);
     }
 }

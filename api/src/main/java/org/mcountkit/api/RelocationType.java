@@ -12,4 +12,9 @@ public interface RelocationType {
 
     /** The type's number in {@code r_info}. */
     int number();
+
+    /** True when {@code type}, a number from {@code r_info}, is this type. */
+    default boolean is(int type) {
+        return number() == type;
+    }
 }

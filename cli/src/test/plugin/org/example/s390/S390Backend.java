@@ -6,11 +6,13 @@ import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.RelocationType;
@@ -21,11 +23,10 @@ import org.mcountkit.api.RelocationTypes;
  * gcc's {@code -m31}; mcountkit's own arch-s390 takes s390x, ELF64, only). Its {@code -pg} calls
  * are {@code brasl %r14, _mcount} (6 bytes, opcode 0xc0, low nibble 5) whose R_390_PC32DBL or
  * R_390_PLT32DBL sits 2 bytes into the instruction (gcc 12 output); the table word is R_390_32.
- * Relocation numbers from binutils include/elf/s390.h; EM_S390 = 22 (ELF gABI).
+ * Relocation numbers from binutils include/elf/s390.h.
  */
 public final class S390Backend implements ArchBackend {
 
-    static final int EM_S390 = 22;
     static final int BRASL_LENGTH = 6;
 
     enum Relocation implements RelocationType {
@@ -46,7 +47,7 @@ public final class S390Backend implements ArchBackend {
         }
     }
 
-    static final Abi ABI = Abi.builder("s390", ElfClass.ELF32).hooks("_mcount")
+    static final Abi ABI = Abi.builder("s390", ElfMachine.EM_S390, ElfClass.ELF32, Endian.BIG).hooks("_mcount")
             .relocations(RelocationTypes.of(Relocation.class), Relocation.R_390_32).build();
 
     @Override
@@ -55,18 +56,8 @@ public final class S390Backend implements ArchBackend {
     }
 
     @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_S390 && target.elfClass() == ElfClass.ELF32 && target.endian() == Endian.BIG;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(new ElfTarget(EM_S390, ElfClass.ELF32, Endian.BIG, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return ABI;
+    public List<Abi> abis() {
+        return List.of(ABI);
     }
 
     @Override
@@ -94,7 +85,7 @@ public final class S390Backend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return new PatchEncodings() {
             @Override
             public int siteLength() {

@@ -1,5 +1,6 @@
 package org.mcountkit.arch.arm;
 
+import static org.mcountkit.api.ElfMachine.EM_ARM;
 import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_ABS32;
 import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_ABS32_NOI;
 import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_CALL;
@@ -11,8 +12,9 @@ import static org.mcountkit.arch.arm.ArmRelocations.R_ARM_THM_JUMP24;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.Optional;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -20,6 +22,7 @@ import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -35,23 +38,23 @@ import org.mcountkit.api.Symbol;
  * recordmcount.c does, and {@code table} names functions with R_ARM_ABS32_NOI. Objects use REL
  * relocations.
  */
-public final class ArmBackend implements ArchBackend {
+public final class ArmBackend extends AbstractArchBackend {
 
-    static final int EM_ARM = 40;
+    /** The instruction sets {@link Code#mode()} carries: ARM (A32), the default, and Thumb (T32). */
+    public static final InstructionSet ARM = InstructionSet.DEFAULT;
 
-    /** The instruction-set modes {@link Code#mode()} carries: ARM (A32) and Thumb (T32). */
-    public static final int ARM = 0;
+    public static final InstructionSet THUMB = new InstructionSet("Thumb");
 
-    public static final int THUMB = 1;
+    private static final Optional<InstructionSet> STARTS_ARM = Optional.of(ARM);
+    private static final Optional<InstructionSet> STARTS_THUMB = Optional.of(THUMB);
 
     /** The EABI hook gcc calls, then the older one; recordmcount.c accepts both on EM_ARM. */
     private static final String[] HOOKS = {"__gnu_mcount_nc", "mcount"};
 
-    private static final Abi LITTLE = abi("arm");
-    private static final Abi BIG = abi("armeb");
+    private static final List<Abi> ABIS = List.of(abi("arm", Endian.LITTLE), abi("armeb", Endian.BIG));
 
-    private static Abi abi(String name) {
-        return Abi.builder(name, ElfClass.ELF32)
+    private static Abi abi(String name, Endian endian) {
+        return Abi.builder(name, EM_ARM, ElfClass.ELF32, endian)
                 .hooks(HOOKS)
                 .relocations(ArmRelocations.TABLE, R_ARM_ABS32)
                 .rel()
@@ -62,26 +65,8 @@ public final class ArmBackend implements ArchBackend {
                 .build();
     }
 
-    @Override
-    public String name() {
-        return "arm";
-    }
-
-    @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_ARM && target.elfClass() == ElfClass.ELF32;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_ARM, ElfClass.ELF32, Endian.LITTLE, 0),
-                new ElfTarget(EM_ARM, ElfClass.ELF32, Endian.BIG, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return target.endian() == Endian.BIG ? BIG : LITTLE;
+    public ArmBackend() {
+        super("arm", ABIS);
     }
 
     /** A table object for a BE8 image is an ordinary big-endian object: the linker makes it BE8. */
@@ -96,7 +81,7 @@ public final class ArmBackend implements ArchBackend {
     }
 
     @Override
-    public int functionMode(ElfTarget target, Symbol symbol) {
+    public InstructionSet functionMode(ElfTarget target, Symbol symbol) {
         return symbol.isFunction() && (symbol.value() & 1) != 0 ? THUMB : ARM;
     }
 
@@ -106,15 +91,15 @@ public final class ArmBackend implements ArchBackend {
      * function's symbol, so its body is still read in its own instruction set.
      */
     @Override
-    public int mappingSymbolMode(ElfTarget target, Symbol symbol) {
+    public Optional<InstructionSet> mappingSymbolMode(ElfTarget target, Symbol symbol) {
         if (!symbol.isLocal() || symbol.type() != Symbol.STT_NOTYPE) {
-            return -1;
+            return Optional.empty();
         }
         String name = symbol.name();
         if (name.equals("$a") || name.startsWith("$a.")) {
-            return ARM;
+            return STARTS_ARM;
         }
-        return name.equals("$t") || name.startsWith("$t.") ? THUMB : -1;
+        return name.equals("$t") || name.startsWith("$t.") ? STARTS_THUMB : Optional.empty();
     }
 
     /**
@@ -162,8 +147,8 @@ public final class ArmBackend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
-        return ArmEncodings.of(mode == THUMB, ArmInstructions.order(target));
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
+        return ArmEncodings.of(THUMB.equals(mode), ArmInstructions.order(target));
     }
 
     /**
@@ -210,7 +195,7 @@ public final class ArmBackend implements ArchBackend {
     @Override
     public Instruction decode(Code code, int offset) {
         ByteOrder order = ArmInstructions.order(code.target());
-        return code.mode() == THUMB ? decodeThumb(code, offset, order) : decodeArm(code, offset, order);
+        return THUMB.equals(code.mode()) ? decodeThumb(code, offset, order) : decodeArm(code, offset, order);
     }
 
     private static Instruction decodeArm(Code code, int offset, ByteOrder order) {

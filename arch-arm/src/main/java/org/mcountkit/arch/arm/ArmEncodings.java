@@ -2,6 +2,7 @@ package org.mcountkit.arch.arm;
 
 import java.nio.ByteOrder;
 import org.mcountkit.api.EncodingException;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 
 /**
@@ -53,8 +54,8 @@ final class ArmEncodings implements PatchEncodings {
 
     /** A call into the other instruction set is a {@code blx}. */
     @Override
-    public byte[] call(long siteAddress, long targetAddress, int length, int targetMode) {
-        boolean toThumb = targetMode == ArmBackend.THUMB;
+    public byte[] call(long siteAddress, long targetAddress, int length, InstructionSet targetMode) {
+        boolean toThumb = ArmBackend.THUMB.equals(targetMode);
         if (length != ArmInstructions.WORD || toThumb == thumb) {
             return call(siteAddress, targetAddress, length);
         }

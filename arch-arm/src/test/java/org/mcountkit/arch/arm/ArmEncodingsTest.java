@@ -17,10 +17,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -55,16 +57,16 @@ class ArmEncodingsTest {
     })
     void callsDisassembleToTheirTargetAndDecodeAsCalls(
             String siteMode, String targetMode, String site, String target, String order) throws IOException {
-        int mode = mode(siteMode);
-        int toMode = mode(targetMode);
+        InstructionSet mode = mode(siteMode);
+        InstructionSet toMode = mode(targetMode);
         long from = Long.parseLong(site, 16);
         long to = Long.parseLong(target, 16);
         ElfTarget elf = target(order);
 
         byte[] bytes = backend.encodings(elf, mode).call(from, to, 4, toMode);
 
-        String[] line = disassemble(bytes, from, mode == ArmBackend.THUMB, elf.endian() == Endian.BIG);
-        assertEquals(mode == toMode ? "bl" : "blx", line[0]);
+        String[] line = disassemble(bytes, from, mode.equals(ArmBackend.THUMB), elf.endian() == Endian.BIG);
+        assertEquals(mode.equals(toMode) ? "bl" : "blx", line[0]);
         assertEquals("0x" + Long.toHexString(to), line[1]);
         assertEquals(new Instruction.Call(4, to), backend.decode(new Code(elf, ByteBuffer.wrap(bytes), from, mode), 0));
     }
@@ -72,12 +74,12 @@ class ArmEncodingsTest {
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource({"ARM, LITTLE, add", "ARM, BIG, add", "THUMB, LITTLE, add.w", "THUMB, BIG, add.w"})
     void theNopIsTheKernelsAddSpSp4(String siteMode, String order, String mnemonic) throws IOException {
-        int mode = mode(siteMode);
+        InstructionSet mode = mode(siteMode);
         ElfTarget elf = target(order);
 
         byte[] nop = backend.encodings(elf, mode).nop(4);
 
-        String[] line = disassemble(nop, 0x1000, mode == ArmBackend.THUMB, elf.endian() == Endian.BIG);
+        String[] line = disassemble(nop, 0x1000, mode.equals(ArmBackend.THUMB), elf.endian() == Endian.BIG);
         assertEquals(List.of(mnemonic, "sp, sp, #4"), List.of(line[0], line[1]));
         assertEquals(new Instruction.Nop(4), backend.decode(new Code(elf, ByteBuffer.wrap(nop), 0x1000, mode), 0));
     }
@@ -95,12 +97,12 @@ class ArmEncodingsTest {
         assertThrows(EncodingException.class, () -> thumb.call(0, 0x100, 2));
     }
 
-    private static int mode(String name) {
+    private static InstructionSet mode(String name) {
         return name.equals("THUMB") ? ArmBackend.THUMB : ArmBackend.ARM;
     }
 
     private static ElfTarget target(String order) {
-        return new ElfTarget(ArmBackend.EM_ARM, ElfClass.ELF32, Endian.valueOf(order), 0x05000000);
+        return new ElfTarget(ElfMachine.EM_ARM.number(), ElfClass.ELF32, Endian.valueOf(order), 0x05000000);
     }
 
     /** objdump's mnemonic and operands for the one instruction in {@code bytes} placed at {@code address}. */

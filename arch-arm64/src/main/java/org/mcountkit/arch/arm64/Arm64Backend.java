@@ -1,14 +1,17 @@
 package org.mcountkit.arch.arm64;
 
+import static org.mcountkit.api.ElfMachine.EM_AARCH64;
+
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -22,9 +25,7 @@ import org.mcountkit.api.RelocationTypes;
  * aarch64_be files (the Arm ARM: instruction fetches are always little-endian); only data follows
  * {@code EI_DATA}.
  */
-public final class Arm64Backend implements ArchBackend {
-
-    static final int EM_AARCH64 = 183;
+public final class Arm64Backend extends AbstractArchBackend {
 
     /** The relocation types mcountkit reads or writes (IHI 0056, "Relocation types"). */
     enum Relocations implements RelocationType {
@@ -61,11 +62,15 @@ public final class Arm64Backend implements ArchBackend {
     /** The only hook AArch64 compilers call: gcc and clang {@code -pg} (no {@code -mfentry} here). */
     private static final String HOOK = "_mcount";
 
-    private static final Abi LITTLE = abi("aarch64");
-    private static final Abi BIG = abi("aarch64_be");
+    private static final List<Abi> ABIS = List.of(abi("aarch64", Endian.LITTLE), abi("aarch64_be", Endian.BIG));
 
-    private static Abi abi(String name) {
-        return Abi.builder(name, ElfClass.ELF64)
+    public Arm64Backend() {
+        super("arm64", ABIS);
+    }
+
+    /** LP64 only: ILP32 (ELFCLASS32) has its own relocation numbers and no kernel ftrace. */
+    private static Abi abi(String name, Endian endian) {
+        return Abi.builder(name, EM_AARCH64, ElfClass.ELF64, endian)
                 .hooks(HOOK)
                 .relocations(Relocations.TABLE, Relocations.R_AARCH64_ABS64)
                 .none(Relocations.R_AARCH64_NONE)
@@ -76,29 +81,6 @@ public final class Arm64Backend implements ArchBackend {
                         Relocations.R_AARCH64_JUMP_SLOT,
                         Relocations.R_AARCH64_ABS64)
                 .build();
-    }
-
-    @Override
-    public String name() {
-        return "arm64";
-    }
-
-    /** LP64 only: ILP32 (ELFCLASS32) has its own relocation numbers and no kernel ftrace. */
-    @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_AARCH64 && target.elfClass() == ElfClass.ELF64;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_AARCH64, ElfClass.ELF64, Endian.LITTLE, 0),
-                new ElfTarget(EM_AARCH64, ElfClass.ELF64, Endian.BIG, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return target.endian() == Endian.BIG ? BIG : LITTLE;
     }
 
     @Override
@@ -126,7 +108,7 @@ public final class Arm64Backend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return Arm64Encodings.INSTANCE;
     }
 

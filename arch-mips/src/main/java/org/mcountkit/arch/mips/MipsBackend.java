@@ -1,5 +1,6 @@
 package org.mcountkit.arch.mips;
 
+import static org.mcountkit.api.ElfMachine.EM_MIPS;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_26;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_32;
 import static org.mcountkit.arch.mips.MipsRelocations.R_MIPS_64;
@@ -16,13 +17,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -50,9 +52,7 @@ import org.mcountkit.api.Relocation;
  * gp}, {@code lw t9, 0(t9)} under R_MIPS_CALL_LO16): the site is the {@code lui}, where the C tool
  * records the {@code lui} and the {@code lw}, two entries for one call.
  */
-public final class MipsBackend implements ArchBackend {
-
-    static final int EM_MIPS = 8;
+public final class MipsBackend extends AbstractArchBackend {
 
     /** recordmcount.c on EM_MIPS: {@code _mcount} (gpfx '_'), and {@code __fentry__} on every machine. */
     private static final String[] HOOKS = {"_mcount", "__fentry__"};
@@ -63,60 +63,39 @@ public final class MipsBackend implements ArchBackend {
      */
     private static final int LONG_CALL_WINDOW = 8;
 
-    private static final Abi MIPS = o32("mips");
-    private static final Abi MIPSEL = o32("mipsel");
-    private static final Abi MIPS64 = n64("mips64", Mips64RelocationInfo.BIG);
-    private static final Abi MIPS64EL = n64("mips64el", Mips64RelocationInfo.LITTLE);
+    private static final List<Abi> ABIS = List.of(
+            o32("mips", Endian.BIG),
+            o32("mipsel", Endian.LITTLE),
+            n64("mips64", Endian.BIG, Mips64RelocationInfo.BIG),
+            n64("mips64el", Endian.LITTLE, Mips64RelocationInfo.LITTLE));
 
-    private static Abi o32(String name) {
-        return Abi.builder(name, ElfClass.ELF32)
+    private static Abi o32(String name, Endian endian) {
+        return Abi.builder(name, EM_MIPS, ElfClass.ELF32, endian)
                 .hooks(HOOKS)
                 .relocations(MipsRelocations.TABLE, R_MIPS_32)
+                .calls(0, R_MIPS_26)
                 .rel()
                 .keepsUntracedCalls()
                 .build();
     }
 
-    private static Abi n64(String name, Mips64RelocationInfo info) {
-        return Abi.builder(name, ElfClass.ELF64)
+    private static Abi n64(String name, Endian endian, Mips64RelocationInfo info) {
+        return Abi.builder(name, EM_MIPS, ElfClass.ELF64, endian)
                 .hooks(HOOKS)
                 .relocations(MipsRelocations.TABLE, R_MIPS_64)
+                .calls(0, R_MIPS_26)
                 .relocationInfo(info)
                 .keepsUntracedCalls()
                 .build();
     }
 
-    @Override
-    public String name() {
-        return "mips";
-    }
-
-    @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_MIPS;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_MIPS, ElfClass.ELF32, Endian.BIG, 0),
-                new ElfTarget(EM_MIPS, ElfClass.ELF32, Endian.LITTLE, 0),
-                new ElfTarget(EM_MIPS, ElfClass.ELF64, Endian.BIG, 0),
-                new ElfTarget(EM_MIPS, ElfClass.ELF64, Endian.LITTLE, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        boolean big = target.endian() == Endian.BIG;
-        if (target.elfClass() == ElfClass.ELF64) {
-            return big ? MIPS64 : MIPS64EL;
-        }
-        return big ? MIPS : MIPSEL;
-    }
-
     /** The bytes the kernel patches at a {@code jal _mcount}: the call and, on o32, its delay slot. */
     static int siteLength(ElfTarget target) {
         return target.elfClass() == ElfClass.ELF64 ? MipsInstructions.WORD : 2 * MipsInstructions.WORD;
+    }
+
+    public MipsBackend() {
+        super("mips", ABIS);
     }
 
     @Override
@@ -131,9 +110,14 @@ public final class MipsBackend implements ArchBackend {
         ByteOrder order = MipsInstructions.order(ref.target());
         int word = MipsInstructions.word(ref.code(), (int) at, order);
         int length = siteLength(ref.target());
+        // A jal under R_MIPS_26 is a call decode reads (the ABI's calls); the rest comes here.
         if (R_MIPS_26.is(type)) {
-            if (MipsInstructions.isJal(word) || (ref.linked() && word == MipsInstructions.NOP)) {
+            if (ref.linked() && word == MipsInstructions.NOP) {
                 return Recognition.site(at, length);
+            }
+            if (MipsInstructions.isJal(word)) {
+                return Recognition.rejected(
+                        "not a call: R_MIPS_26 on a jal whose delay slot is past the section's end");
             }
             if (MipsInstructions.isJ(word)) {
                 return Recognition.rejected("not a call: R_MIPS_26 on a j (a tail call to the hook)");
@@ -237,7 +221,7 @@ public final class MipsBackend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return new MipsEncodings(siteLength(target), MipsInstructions.order(target));
     }
 

@@ -51,8 +51,4 @@ enum MipsRelocations implements RelocationType {
     public int number() {
         return number;
     }
-
-    boolean is(int type) {
-        return number == type;
-    }
 }

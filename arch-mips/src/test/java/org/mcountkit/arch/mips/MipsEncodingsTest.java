@@ -18,10 +18,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -52,7 +54,7 @@ class MipsEncodingsTest {
         long from = Long.parseUnsignedLong(site, 16);
         long to = Long.parseUnsignedLong(target, 16);
         ElfTarget elf = target(elfClass, order);
-        PatchEncodings encodings = backend.encodings(elf, 0);
+        PatchEncodings encodings = backend.encodings(elf, InstructionSet.DEFAULT);
 
         byte[] bytes = encodings.call(from, to);
 
@@ -65,27 +67,29 @@ class MipsEncodingsTest {
         assertEquals(encodings.siteLength(), bytes.length);
         assertEquals(
                 new Instruction.Call(encodings.siteLength(), to),
-                backend.decode(new Code(elf, ByteBuffer.wrap(bytes), from, 0), 0));
+                backend.decode(new Code(elf, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource({"ELF32, BIG", "ELF32, LITTLE", "ELF64, BIG", "ELF64, LITTLE"})
     void theNopIsTheKernelsSllZeroOverTheSite(String elfClass, String order) throws IOException {
         ElfTarget elf = target(elfClass, order);
-        PatchEncodings encodings = backend.encodings(elf, 0);
+        PatchEncodings encodings = backend.encodings(elf, InstructionSet.DEFAULT);
 
         byte[] nop = encodings.nop(encodings.siteLength());
 
         List<String[]> lines = disassemble(nop, 0x1000, elf);
         assertEquals(encodings.siteLength() / 4, lines.size());
         lines.forEach(l -> assertEquals("nop", l[0]));
-        assertEquals(new Instruction.Nop(4), backend.decode(new Code(elf, ByteBuffer.wrap(nop), 0x1000, 0), 0));
+        assertEquals(
+                new Instruction.Nop(4),
+                backend.decode(new Code(elf, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
     }
 
     @Test
     void targetsOutOfTheRegionMisalignedOrOfAnotherLengthAreRefused() {
-        PatchEncodings o32 = backend.encodings(target("ELF32", "BIG"), 0);
-        PatchEncodings n64 = backend.encodings(target("ELF64", "LITTLE"), 0);
+        PatchEncodings o32 = backend.encodings(target("ELF32", "BIG"), InstructionSet.DEFAULT);
+        PatchEncodings n64 = backend.encodings(target("ELF64", "LITTLE"), InstructionSet.DEFAULT);
         // The delay slot of a jal at 0x8ffffffc is in the next region: 0x8ffff000 is out of reach.
         assertThrows(EncodingException.class, () -> o32.call(0x8ffffffcL, 0x8ffff000L));
         assertThrows(EncodingException.class, () -> o32.call(0x80000000L, 0x90000000L));
@@ -99,7 +103,7 @@ class MipsEncodingsTest {
     }
 
     private static ElfTarget target(String elfClass, String order) {
-        return new ElfTarget(MipsBackend.EM_MIPS, ElfClass.valueOf(elfClass), Endian.valueOf(order), 0);
+        return new ElfTarget(ElfMachine.EM_MIPS.number(), ElfClass.valueOf(elfClass), Endian.valueOf(order), 0);
     }
 
     /** objdump's mnemonic and operands for each instruction of {@code bytes} placed at {@code address}. */

@@ -1,5 +1,6 @@
 package org.mcountkit.arch.nds32;
 
+import static org.mcountkit.api.ElfMachine.EM_NDS32;
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_25_PCREL_RELA;
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_HI20_RELA;
 import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_LO12S0_ORI_RELA;
@@ -8,13 +9,14 @@ import static org.mcountkit.arch.nds32.Nds32Relocations.R_NDS32_RELAX_ENTRY;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -28,9 +30,7 @@ import org.mcountkit.api.Relocation;
  * is the 12-byte {@code sethi $r15 / ori $r15,$r15 / jral $lp,$r15} (nds32.md *call_immediate:
  * "bal" under TARGET_CMODEL_LARGE, length 12), recorded at the sethi like recordmcount.pl does.
  */
-public final class Nds32Backend implements ArchBackend {
-
-    static final int EM_NDS32 = 167;
+public final class Nds32Backend extends AbstractArchBackend {
 
     /**
      * recordmcount.pl's nds32 regex ({@code R_NDS32_HI20_RELA\s+_mcount$}); recordmcount.pl emits
@@ -38,12 +38,11 @@ public final class Nds32Backend implements ArchBackend {
      * weak {@code _mcount}: bfd relaxes no long call whose target is undefined ({@code foff == 0}
      * in nds32_elf_relax_longcall1/4), so only a weak, still undefined hook keeps its 12-byte calls.
      */
-    private static final Abi LITTLE = abi("nds32le");
+    private static final List<Abi> ABIS = List.of(abi("nds32le", Endian.LITTLE), abi("nds32be", Endian.BIG));
 
-    private static final Abi BIG = abi("nds32be");
-
-    private static Abi abi(String name) {
-        return Abi.builder(name, ElfClass.ELF32)
+    /** Named as the binutils targets elf32-nds32le and elf32-nds32be; the ABI defines no 64-bit class. */
+    private static Abi abi(String name, Endian endian) {
+        return Abi.builder(name, EM_NDS32, ElfClass.ELF32, endian)
                 .hooks("_mcount")
                 .relocations(Nds32Relocations.TABLE, Nds32Relocations.R_NDS32_32_RELA)
                 .none(Nds32Relocations.R_NDS32_NONE)
@@ -51,28 +50,8 @@ public final class Nds32Backend implements ArchBackend {
                 .build();
     }
 
-    @Override
-    public String name() {
-        return "nds32";
-    }
-
-    /** ELF32 only: the ABI defines no 64-bit nds32 class. */
-    @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_NDS32 && target.elfClass() == ElfClass.ELF32;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_NDS32, ElfClass.ELF32, Endian.LITTLE, 0),
-                new ElfTarget(EM_NDS32, ElfClass.ELF32, Endian.BIG, 0));
-    }
-
-    /** Named as the binutils targets elf32-nds32le and elf32-nds32be. */
-    @Override
-    public Abi abi(ElfTarget target) {
-        return target.endian() == Endian.BIG ? BIG : LITTLE;
+    public Nds32Backend() {
+        super("nds32", ABIS);
     }
 
     @Override
@@ -174,7 +153,7 @@ public final class Nds32Backend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return Nds32Encodings.INSTANCE;
     }
 

@@ -11,6 +11,7 @@ import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.testkit.CodeCheck;
@@ -26,12 +27,15 @@ class Nds32EncodingsTest {
     private static final ElfTarget BE = new ElfTarget(167, ElfClass.ELF32, Endian.BIG, 0);
 
     private final Nds32Backend backend = new Nds32Backend();
-    private final PatchEncodings encodings = backend.encodings(LE, 0);
+    private final PatchEncodings encodings = backend.encodings(LE, InstructionSet.DEFAULT);
 
     @Test
     void theSiteIsMcountInsnSize() {
         assertEquals(12, encodings.siteLength());
-        assertEquals(encodings, backend.encodings(BE, 0), "instructions are big-endian in both byte orders");
+        assertEquals(
+                encodings,
+                backend.encodings(BE, InstructionSet.DEFAULT),
+                "instructions are big-endian in both byte orders");
     }
 
     @Test

@@ -1,15 +1,19 @@
 package org.mcountkit.arch.powerpc;
 
+import static org.mcountkit.api.ElfMachine.EM_PPC;
+import static org.mcountkit.api.ElfMachine.EM_PPC64;
+
 import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.RelocationTypes;
@@ -25,10 +29,7 @@ import org.mcountkit.api.Symbol;
  * one leading {@code .} of a hook's name (its "ppc64 hack": {@code ._mcount}), and leaves calls in
  * untraced sections alone.
  */
-public final class PowerpcBackend implements ArchBackend {
-
-    static final int EM_PPC = 20;
-    static final int EM_PPC64 = 21;
+public final class PowerpcBackend extends AbstractArchBackend {
 
     /** e_flags' ABI version on EM_PPC64 (ELFv2 ABI, 3.1): 1 for ELFv1, 2 for ELFv2, 0 unspecified. */
     static final int EF_PPC64_ABI = 3;
@@ -42,7 +43,7 @@ public final class PowerpcBackend implements ArchBackend {
     /** ELFv1 ABI 3.2.5: a function symbol's value is its descriptor in {@code .opd}. */
     private static final String DESCRIPTORS = ".opd";
 
-    private static final Abi PPC = Abi.builder("ppc", ElfClass.ELF32)
+    private static final Abi PPC = Abi.builder("ppc", EM_PPC, ElfClass.ELF32, Endian.BIG)
             .hooks(HOOKS)
             .relocations(Ppc32Relocations.TABLE, Ppc32Relocations.R_PPC_ADDR32)
             .slotRelocations(
@@ -52,13 +53,19 @@ public final class PowerpcBackend implements ArchBackend {
                     Ppc32Relocations.R_PPC_ADDR32)
             .keepsUntracedCalls()
             .build();
-    private static final Abi PPC64_ELFV1 =
-            ppc64("ppc64").functionDescriptors(DESCRIPTORS).build();
-    private static final Abi PPC64_ELFV2 = ppc64("ppc64 ELFv2").build();
-    private static final Abi PPC64LE = ppc64("ppc64le").build();
 
-    private static Abi.Builder ppc64(String name) {
-        return Abi.builder(name, ElfClass.ELF64)
+    /**
+     * 32-bit Linux on PowerPC is big-endian; 64-bit runs both ways. Big-endian objects that name
+     * no ABI are ELFv1, as binutils reads them; little-endian ones are ELFv2.
+     */
+    private static final List<Abi> ABIS = List.of(
+            PPC,
+            ppc64("ppc64 ELFv2", Endian.BIG).variantFlags(EF_PPC64_ABI, ELFV2).build(),
+            ppc64("ppc64", Endian.BIG).functionDescriptors(DESCRIPTORS).build(),
+            ppc64("ppc64le", Endian.LITTLE).build());
+
+    private static Abi.Builder ppc64(String name, Endian endian) {
+        return Abi.builder(name, EM_PPC64, ElfClass.ELF64, endian)
                 .hooks(HOOKS)
                 .relocations(Ppc64Relocations.TABLE, Ppc64Relocations.R_PPC64_ADDR64)
                 // A relocatable kernel is a PIE (arch/powerpc/Makefile: -pie): its table words are 0 in
@@ -71,41 +78,14 @@ public final class PowerpcBackend implements ArchBackend {
                 .keepsUntracedCalls();
     }
 
-    @Override
-    public String name() {
-        return "powerpc";
-    }
-
-    /** 32-bit Linux on PowerPC is big-endian; 64-bit runs both ways. */
-    @Override
-    public boolean supports(ElfTarget target) {
-        return (target.machine() == EM_PPC && target.elfClass() == ElfClass.ELF32 && target.endian() == Endian.BIG)
-                || (target.machine() == EM_PPC64 && target.elfClass() == ElfClass.ELF64);
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_PPC, ElfClass.ELF32, Endian.BIG, 0),
-                new ElfTarget(EM_PPC64, ElfClass.ELF64, Endian.BIG, ELFV1),
-                new ElfTarget(EM_PPC64, ElfClass.ELF64, Endian.LITTLE, ELFV2));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        if (target.elfClass() == ElfClass.ELF32) {
-            return PPC;
-        }
-        if (target.endian() == Endian.LITTLE) {
-            return PPC64LE;
-        }
-        return elfv2(target) ? PPC64_ELFV2 : PPC64_ELFV1;
-    }
-
     /** Big-endian objects that name no ABI are ELFv1, as binutils reads them; little-endian ones are ELFv2. */
     private static boolean elfv2(ElfTarget target) {
         int abi = target.flags() & EF_PPC64_ABI;
         return abi == ELFV2 || (abi == 0 && target.endian() == Endian.LITTLE);
+    }
+
+    public PowerpcBackend() {
+        super("powerpc", ABIS);
     }
 
     /**
@@ -113,12 +93,12 @@ public final class PowerpcBackend implements ArchBackend {
      * pointer from r12) a {@code bl} from code sharing its TOC lands: its local entry point,
      * {@code st_other} bits 5-7 saying how far (ELFv2 ABI, 3.4.1 "Symbol Values": 0 and 1 mean
      * none, v in 2-6 means {@code 1 << v >> 2} instructions), as the kernel's ppc_function_entry
-     * computes it. It is the "mode" core hands {@link PowerpcEncodings#call} for a call's target;
-     * the symbol's value stays the function's address, which table relocations against it give.
+     * computes it: where {@code patch --call} makes a site's {@code bl} go. The symbol's value
+     * stays the function's address, which table relocations against it give.
      */
     @Override
-    public int functionMode(ElfTarget target, Symbol symbol) {
-        if (target.machine() != EM_PPC64 || !elfv2(target) || !symbol.isFunction()) {
+    public long localEntryOffset(ElfTarget target, Symbol symbol) {
+        if (!EM_PPC64.is(target) || !elfv2(target) || !symbol.isFunction()) {
             return 0;
         }
         int v = (symbol.other() >>> 5) & 7;
@@ -179,7 +159,7 @@ public final class PowerpcBackend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return PowerpcEncodings.of(PowerpcInstructions.order(target));
     }
 

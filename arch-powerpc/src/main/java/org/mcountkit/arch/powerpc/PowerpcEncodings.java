@@ -40,12 +40,6 @@ final class PowerpcEncodings implements PatchEncodings {
         return PowerpcInstructions.bytes(PowerpcInstructions.NOP, order);
     }
 
-    /** A call to an ELFv2 function goes to its local entry point, {@code targetMode} bytes in. */
-    @Override
-    public byte[] call(long siteAddress, long targetAddress, int length, int targetMode) {
-        return call(siteAddress, targetAddress + targetMode, length);
-    }
-
     @Override
     public byte[] call(long siteAddress, long targetAddress) {
         return PowerpcInstructions.bytes(PowerpcInstructions.bl(siteAddress, targetAddress), order);

@@ -44,8 +44,4 @@ enum Ppc32Relocations implements RelocationType {
     public int number() {
         return number;
     }
-
-    boolean is(int type) {
-        return number == type;
-    }
 }

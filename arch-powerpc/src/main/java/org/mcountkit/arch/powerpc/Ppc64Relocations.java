@@ -51,8 +51,4 @@ enum Ppc64Relocations implements RelocationType {
     public int number() {
         return number;
     }
-
-    boolean is(int type) {
-        return number == type;
-    }
 }

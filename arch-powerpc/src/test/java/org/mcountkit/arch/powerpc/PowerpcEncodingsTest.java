@@ -16,11 +16,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.Symbol;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
@@ -53,10 +56,12 @@ class PowerpcEncodingsTest {
         long to = Long.parseUnsignedLong(target, 16);
         ElfTarget elf = ppc64(order);
 
-        byte[] bytes = backend.encodings(elf, 0).call(from, to);
+        byte[] bytes = backend.encodings(elf, InstructionSet.DEFAULT).call(from, to);
 
         assertEquals(List.of("bl", "0x" + Long.toHexString(to)), disassemble(bytes, from, order));
-        assertEquals(new Instruction.Call(4, to), backend.decode(new Code(elf, ByteBuffer.wrap(bytes), from, 0), 0));
+        assertEquals(
+                new Instruction.Call(4, to),
+                backend.decode(new Code(elf, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
     }
 
     @ParameterizedTest
@@ -64,25 +69,32 @@ class PowerpcEncodingsTest {
     void theNopIsOri000(String order) throws IOException {
         ElfTarget elf = ppc64(order);
 
-        byte[] nop = backend.encodings(elf, 0).nop(4);
+        byte[] nop = backend.encodings(elf, InstructionSet.DEFAULT).nop(4);
 
         assertEquals(List.of("nop", ""), disassemble(nop, 0x1000, order));
-        assertEquals(new Instruction.Nop(4), backend.decode(new Code(elf, ByteBuffer.wrap(nop), 0x1000, 0), 0));
+        assertEquals(
+                new Instruction.Nop(4),
+                backend.decode(new Code(elf, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
     }
 
     /** A call to an ELFv2 function with a TOC set-up lands on its local entry point, 8 bytes in. */
     @Test
     void aCallToAFunctionWithALocalEntryPointGoesThere() throws IOException {
         ElfTarget elf = ppc64("LITTLE");
+        // st_other 3 << 5: the local entry point is 1 << 3 >> 2 = 2 instructions in (ELFv2 ABI, 3.4.1).
+        Symbol function = new Symbol(1, "f", 0x10400, 32, Symbol.STB_GLOBAL, Symbol.STT_FUNC, 3 << 5, 1);
 
-        byte[] bytes = backend.encodings(elf, 0).call(0x10000, 0x10400, 4, 8);
+        long entry = backend.localEntryOffset(elf, function);
+        byte[] bytes = backend.encodings(elf, InstructionSet.DEFAULT).call(0x10000, function.value() + entry);
 
+        assertEquals(8, entry);
         assertEquals(List.of("bl", "0x10408"), disassemble(bytes, 0x10000, "LITTLE"));
+        assertEquals(0, backend.localEntryOffset(ppc64("BIG"), function), "ELFv1 has no local entry points");
     }
 
     @Test
     void targetsOutOfReachOrMisalignedAreRefused() {
-        PatchEncodings encodings = backend.encodings(ppc64("BIG"), 0);
+        PatchEncodings encodings = backend.encodings(ppc64("BIG"), InstructionSet.DEFAULT);
         EncodingException far = assertThrows(EncodingException.class, () -> encodings.call(0, 0x2000000));
         assertEquals(
                 "bl from 0x0 to 0x2000000: out of the +/-32 MiB reach of a bl; the kernel would go through a"
@@ -106,7 +118,7 @@ class PowerpcEncodingsTest {
             0x48, 0, 0, 0x10, 0x60, 0x42, 0, 0, 0x48, 0, 0, 0x11, (byte) 0xe8, 0x41, 0, 0x28, 0x48, 0, 0, 0x09, 0x48, 0
         };
 
-        Code c = new Code(elf, ByteBuffer.wrap(code), 0x1000, 0);
+        Code c = new Code(elf, ByteBuffer.wrap(code), 0x1000, InstructionSet.DEFAULT);
 
         assertEquals(new Instruction.Other(4), backend.decode(c, 0));
         assertEquals(new Instruction.Pad(4), backend.decode(c, 4));
@@ -119,7 +131,7 @@ class PowerpcEncodingsTest {
     private static ElfTarget ppc64(String order) {
         Endian endian = Endian.valueOf(order);
         return new ElfTarget(
-                PowerpcBackend.EM_PPC64,
+                ElfMachine.EM_PPC64.number(),
                 ElfClass.ELF64,
                 endian,
                 endian == Endian.BIG ? PowerpcBackend.ELFV1 : PowerpcBackend.ELFV2);

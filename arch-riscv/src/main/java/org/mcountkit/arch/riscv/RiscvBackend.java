@@ -1,5 +1,6 @@
 package org.mcountkit.arch.riscv;
 
+import static org.mcountkit.api.ElfMachine.EM_RISCV;
 import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_CALL;
 import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_CALL_PLT;
 import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_JAL;
@@ -9,13 +10,14 @@ import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_RVC_JUMP
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -31,9 +33,7 @@ import org.mcountkit.api.RelocationTypes;
  * {@code jal ra} (R_RISCV_JAL) or, in RV32C code, {@code c.jal} (R_RISCV_RVC_JUMP), deleting the
  * freed bytes: offsets recorded per object go stale, which is why relaxation is reported.
  */
-public final class RiscvBackend implements ArchBackend {
-
-    static final int EM_RISCV = 243;
+public final class RiscvBackend extends AbstractArchBackend {
 
     /** The relocation types mcountkit reads or writes (binutils include/elf/riscv.h). */
     enum Relocations implements RelocationType {
@@ -84,50 +84,31 @@ public final class RiscvBackend implements ArchBackend {
      */
     private static final String[] HOOKS = {"_mcount", "mcount"};
 
-    /** A weak hook left undefined is the one call BFD ld does not relax (see README, RISC-V). */
-    private static final Abi RV64 = Abi.builder("riscv64", ElfClass.ELF64)
-            .hooks(HOOKS)
-            .relocations(Relocations.TABLE, Relocations.R_RISCV_64)
-            // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
-            .slotRelocations(Relocations.R_RISCV_RELATIVE)
-            .hookShouldBeWeak()
-            .build();
-
-    private static final Abi RV32 = Abi.builder("riscv32", ElfClass.ELF32)
-            .hooks(HOOKS)
-            .relocations(Relocations.TABLE, Relocations.R_RISCV_32)
-            .slotRelocations(Relocations.R_RISCV_RELATIVE)
-            .hookShouldBeWeak()
-            .build();
-
-    /** {@code auipc} + {@code jalr}: the call as compilers emit it. */
-    private static final int PAIR = RiscvEncodings.SITE_LENGTH;
-
-    @Override
-    public String name() {
-        return "riscv";
-    }
-
     /**
      * Little-endian only: the Linux port is little-endian, and big-endian objects (BFD's
      * elf64-bigriscv) are untested here.
      */
-    @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_RISCV && target.endian() == Endian.LITTLE;
+    private static final List<Abi> ABIS = List.of(
+            riscv("riscv64", ElfClass.ELF64, Relocations.R_RISCV_64),
+            riscv("riscv32", ElfClass.ELF32, Relocations.R_RISCV_32));
+
+    public RiscvBackend() {
+        super("riscv", ABIS);
     }
 
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_RISCV, ElfClass.ELF64, Endian.LITTLE, 0),
-                new ElfTarget(EM_RISCV, ElfClass.ELF32, Endian.LITTLE, 0));
+    /** A weak hook left undefined is the one call BFD ld does not relax (see README, RISC-V). */
+    private static Abi riscv(String name, ElfClass elfClass, Relocations tableWord) {
+        return Abi.builder(name, EM_RISCV, elfClass, Endian.LITTLE)
+                .hooks(HOOKS)
+                .relocations(Relocations.TABLE, tableWord)
+                // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
+                .slotRelocations(Relocations.R_RISCV_RELATIVE)
+                .hookShouldBeWeak()
+                .build();
     }
 
-    @Override
-    public Abi abi(ElfTarget target) {
-        return target.is64() ? RV64 : RV32;
-    }
+    /** {@code auipc} + {@code jalr}: the call as compilers emit it. */
+    private static final int PAIR = RiscvEncodings.SITE_LENGTH;
 
     @Override
     public Recognition recognize(HookReference ref) {
@@ -210,7 +191,7 @@ public final class RiscvBackend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return RiscvEncodings.INSTANCE;
     }
 

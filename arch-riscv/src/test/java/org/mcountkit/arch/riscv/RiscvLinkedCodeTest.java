@@ -194,7 +194,7 @@ class RiscvLinkedCodeTest {
 
         assertEquals(List.of(), fromTheStart);
         assertEquals(
-                List.of(new CodeReader.HookCall(0, 4, phantom, Instruction.UNKNOWN_TARGET)),
+                List.of(new CodeReader.HookCall(0, 4, Instruction.Call.Destination.TARGET, phantom)),
                 fromTheMiddle,
                 "the phantom call is there to be misread");
     }

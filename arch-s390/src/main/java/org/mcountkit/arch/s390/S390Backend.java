@@ -1,5 +1,6 @@
 package org.mcountkit.arch.s390;
 
+import static org.mcountkit.api.ElfMachine.EM_S390;
 import static org.mcountkit.arch.s390.S390Relocations.R_390_64;
 import static org.mcountkit.arch.s390.S390Relocations.R_390_PC32DBL;
 import static org.mcountkit.arch.s390.S390Relocations.R_390_PLT32DBL;
@@ -8,13 +9,14 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -37,10 +39,7 @@ import org.mcountkit.api.Relocation;
  * records the start of the sequence actually there, so gcc 9+ objects differ (README, tests). It
  * has no make_nop for EM_S390: calls in untraced sections stay.
  */
-public final class S390Backend implements ArchBackend {
-
-    /** ELF gABI: EM_S390. */
-    static final int EM_S390 = 22;
+public final class S390Backend extends AbstractArchBackend {
 
     /** The offset of a RIL instruction's 32-bit operand, where its relocation applies. */
     private static final int OPERAND = 2;
@@ -48,7 +47,7 @@ public final class S390Backend implements ArchBackend {
     private static final int R0 = 0;
     private static final int R14 = 14;
 
-    private static final Abi S390X = Abi.builder("s390x", ElfClass.ELF64)
+    private static final Abi S390X = Abi.builder("s390x", EM_S390, ElfClass.ELF64, Endian.BIG)
             .hooks("_mcount", "__fentry__")
             .relocations(S390Relocations.TABLE, R_390_64)
             // In a PIE each table word has one, its addend the value ld also writes in the word.
@@ -56,24 +55,8 @@ public final class S390Backend implements ArchBackend {
             .keepsUntracedCalls()
             .build();
 
-    @Override
-    public String name() {
-        return "s390";
-    }
-
-    @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_S390 && target.elfClass() == ElfClass.ELF64 && target.endian() == Endian.BIG;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(new ElfTarget(EM_S390, ElfClass.ELF64, Endian.BIG, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return S390X;
+    public S390Backend() {
+        super("s390", List.of(S390X));
     }
 
     @Override
@@ -153,7 +136,7 @@ public final class S390Backend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return S390Encodings.INSTANCE;
     }
 }

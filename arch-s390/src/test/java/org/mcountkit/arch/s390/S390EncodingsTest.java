@@ -16,10 +16,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -32,10 +34,10 @@ import org.mcountkit.core.testkit.Toolchain;
 class S390EncodingsTest {
 
     private static final Pattern LINE = Pattern.compile("^\\s*([0-9a-f]+):\\t([0-9a-f ]+?)\\s+\\t(\\S+)\\s*(.*)$");
-    private static final ElfTarget S390X = new ElfTarget(S390Backend.EM_S390, ElfClass.ELF64, Endian.BIG, 0);
+    private static final ElfTarget S390X = new ElfTarget(ElfMachine.EM_S390.number(), ElfClass.ELF64, Endian.BIG, 0);
 
     private final S390Backend backend = new S390Backend();
-    private final PatchEncodings encodings = backend.encodings(S390X, 0);
+    private final PatchEncodings encodings = backend.encodings(S390X, InstructionSet.DEFAULT);
 
     @TempDir
     Path dir;
@@ -49,7 +51,9 @@ class S390EncodingsTest {
         byte[] bytes = encodings.call(from, to);
 
         assertEquals(List.of("brasl", "%r0,0x" + Long.toHexString(to)), disassemble(bytes, from));
-        assertEquals(new Instruction.Call(6, to), backend.decode(new Code(S390X, ByteBuffer.wrap(bytes), from, 0), 0));
+        assertEquals(
+                new Instruction.Call(6, to),
+                backend.decode(new Code(S390X, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
     }
 
     @Test
@@ -57,7 +61,9 @@ class S390EncodingsTest {
         byte[] nop = encodings.nop(6);
 
         assertEquals(List.of("jgnop", "0x1000"), disassemble(nop, 0x1000));
-        assertEquals(new Instruction.Nop(6), backend.decode(new Code(S390X, ByteBuffer.wrap(nop), 0x1000, 0), 0));
+        assertEquals(
+                new Instruction.Nop(6),
+                backend.decode(new Code(S390X, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
     }
 
     @Test
@@ -75,12 +81,14 @@ class S390EncodingsTest {
         byte[] bytes = {
             0x07, 0x07, (byte) 0xa7, 0x2a, 0x00, 0x01, (byte) 0xb9, 0x14, 0x00, 0x22, (byte) 0xc0, 0x05, 0, 0
         };
-        Code code = new Code(S390X, ByteBuffer.wrap(bytes), 0x2000, 0);
+        Code code = new Code(S390X, ByteBuffer.wrap(bytes), 0x2000, InstructionSet.DEFAULT);
         assertEquals(new Instruction.Pad(2), backend.decode(code, 0));
         assertEquals(new Instruction.Other(4), backend.decode(code, 2));
         assertEquals(new Instruction.Other(4), backend.decode(code, 6));
         assertEquals(new Instruction.Other(1), backend.decode(code, 10));
-        assertEquals(new Instruction.Other(1), backend.decode(new Code(S390X, ByteBuffer.wrap(bytes), 0x2001, 0), 0));
+        assertEquals(
+                new Instruction.Other(1),
+                backend.decode(new Code(S390X, ByteBuffer.wrap(bytes), 0x2001, InstructionSet.DEFAULT), 0));
     }
 
     /** objdump's mnemonic and operands for the one instruction in {@code bytes} placed at {@code address}. */

@@ -1,17 +1,19 @@
 package org.mcountkit.arch.sh;
 
+import static org.mcountkit.api.ElfMachine.EM_SH;
 import static org.mcountkit.arch.sh.ShRelocations.R_SH_DIR32;
 
 import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -24,18 +26,15 @@ import org.mcountkit.api.Relocation;
  * relocation against {@code mcount} or {@code __fentry__}, adjust 0, table word R_SH_DIR32).
  * Relocations are RELA, but the linker takes addends from the word ({@link Abi#addendsInPlace}).
  */
-public final class ShBackend implements ArchBackend {
-
-    static final int EM_SH = 42;
+public final class ShBackend extends AbstractArchBackend {
 
     /** recordmcount.c on EM_SH: {@code gpfx = 0}, so {@code mcount}; {@code __fentry__} on every machine. */
     private static final String[] HOOKS = {"mcount", "__fentry__"};
 
-    private static final Abi LITTLE = abi("sh");
-    private static final Abi BIG = abi("sheb");
+    private static final List<Abi> ABIS = List.of(abi("sh", Endian.LITTLE), abi("sheb", Endian.BIG));
 
-    private static Abi abi(String name) {
-        return Abi.builder(name, ElfClass.ELF32)
+    private static Abi abi(String name, Endian endian) {
+        return Abi.builder(name, EM_SH, ElfClass.ELF32, endian)
                 .hooks(HOOKS)
                 .relocations(ShRelocations.TABLE, R_SH_DIR32)
                 .addendsInPlace()
@@ -45,26 +44,8 @@ public final class ShBackend implements ArchBackend {
                 .build();
     }
 
-    @Override
-    public String name() {
-        return "sh";
-    }
-
-    @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_SH && target.elfClass() == ElfClass.ELF32;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_SH, ElfClass.ELF32, Endian.LITTLE, 0),
-                new ElfTarget(EM_SH, ElfClass.ELF32, Endian.BIG, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return target.endian() == Endian.BIG ? BIG : LITTLE;
+    public ShBackend() {
+        super("sh", ABIS);
     }
 
     /**
@@ -99,7 +80,7 @@ public final class ShBackend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return ShEncodings.of(ShInstructions.order(target));
     }
 

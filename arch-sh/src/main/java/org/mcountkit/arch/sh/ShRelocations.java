@@ -49,8 +49,4 @@ enum ShRelocations implements RelocationType {
     public int number() {
         return number;
     }
-
-    boolean is(int type) {
-        return number == type;
-    }
 }

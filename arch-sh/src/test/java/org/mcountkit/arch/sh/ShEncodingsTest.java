@@ -13,10 +13,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.testkit.JelfElfFile;
@@ -48,7 +50,7 @@ class ShEncodingsTest {
         long start = Long.parseLong(function, 16);
         long to = Long.parseLong(target, 16);
         byte[] code = functionCode(endian);
-        PatchEncodings encodings = backend.encodings(elf, 0);
+        PatchEncodings encodings = backend.encodings(elf, InstructionSet.DEFAULT);
         long site = start + WORD_AT;
 
         byte[] call = encodings.call(site, to);
@@ -78,7 +80,7 @@ class ShEncodingsTest {
 
     @Test
     void targetsAndLengthsTheKernelCannotWriteAreRefused() {
-        PatchEncodings encodings = backend.encodings(target(Endian.LITTLE), 0);
+        PatchEncodings encodings = backend.encodings(target(Endian.LITTLE), InstructionSet.DEFAULT);
         assertThrows(EncodingException.class, () -> encodings.call(0x1000, 0x8c000201L), "odd target");
         assertThrows(EncodingException.class, () -> encodings.call(0x1000, 0x100000000L), "past 32 bits");
         assertThrows(EncodingException.class, () -> encodings.call(0x1000, 0x2000, 2), "not the word");
@@ -101,10 +103,10 @@ class ShEncodingsTest {
     private static Code code(ElfTarget elf, byte[] function, long address, byte[] word) {
         byte[] bytes = function.clone();
         System.arraycopy(word, 0, bytes, WORD_AT, word.length);
-        return new Code(elf, ByteBuffer.wrap(bytes).asReadOnlyBuffer(), address, 0);
+        return new Code(elf, ByteBuffer.wrap(bytes).asReadOnlyBuffer(), address, InstructionSet.DEFAULT);
     }
 
     private static ElfTarget target(Endian endian) {
-        return new ElfTarget(ShBackend.EM_SH, ElfClass.ELF32, endian, 0);
+        return new ElfTarget(ElfMachine.EM_SH.number(), ElfClass.ELF32, endian, 0);
     }
 }

@@ -1,18 +1,20 @@
 package org.mcountkit.arch.sparc;
 
+import static org.mcountkit.api.ElfMachine.EM_SPARCV9;
 import static org.mcountkit.arch.sparc.SparcRelocations.R_SPARC_64;
 import static org.mcountkit.arch.sparc.SparcRelocations.R_SPARC_WDISP30;
 import static org.mcountkit.arch.sparc.SparcRelocations.R_SPARC_WPLT30;
 
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -24,12 +26,9 @@ import org.mcountkit.api.Relocation;
  * recordmcount.c writes R_SPARC_64 table words and has no make_nop for EM_SPARCV9, so calls in
  * untraced sections stay as they are.
  */
-public final class SparcBackend implements ArchBackend {
+public final class SparcBackend extends AbstractArchBackend {
 
-    /** ELF gABI: EM_SPARCV9. */
-    static final int EM_SPARCV9 = 43;
-
-    private static final Abi SPARC64 = Abi.builder("sparc64", ElfClass.ELF64)
+    private static final Abi SPARC64 = Abi.builder("sparc64", EM_SPARCV9, ElfClass.ELF64, Endian.BIG)
             .hooks("_mcount")
             .relocations(SparcRelocations.TABLE, R_SPARC_64)
             // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
@@ -37,24 +36,8 @@ public final class SparcBackend implements ArchBackend {
             .keepsUntracedCalls()
             .build();
 
-    @Override
-    public String name() {
-        return "sparc";
-    }
-
-    @Override
-    public boolean supports(ElfTarget target) {
-        return target.machine() == EM_SPARCV9 && target.elfClass() == ElfClass.ELF64 && target.endian() == Endian.BIG;
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(new ElfTarget(EM_SPARCV9, ElfClass.ELF64, Endian.BIG, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        return SPARC64;
+    public SparcBackend() {
+        super("sparc", List.of(SPARC64));
     }
 
     /**
@@ -97,7 +80,7 @@ public final class SparcBackend implements ArchBackend {
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return SparcEncodings.INSTANCE;
     }
 }

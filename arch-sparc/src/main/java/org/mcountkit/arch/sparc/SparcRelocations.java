@@ -46,8 +46,4 @@ enum SparcRelocations implements RelocationType {
     public int number() {
         return number;
     }
-
-    boolean is(int type) {
-        return number == type;
-    }
 }

@@ -15,10 +15,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -30,10 +32,11 @@ import org.mcountkit.core.testkit.Toolchain;
 class SparcEncodingsTest {
 
     private static final Pattern LINE = Pattern.compile("^\\s*([0-9a-f]+):\\t([0-9a-f ]+?)\\s+\\t(\\S+)\\s*(.*)$");
-    private static final ElfTarget SPARC64 = new ElfTarget(SparcBackend.EM_SPARCV9, ElfClass.ELF64, Endian.BIG, 0);
+    private static final ElfTarget SPARC64 =
+            new ElfTarget(ElfMachine.EM_SPARCV9.number(), ElfClass.ELF64, Endian.BIG, 0);
 
     private final SparcBackend backend = new SparcBackend();
-    private final PatchEncodings encodings = backend.encodings(SPARC64, 0);
+    private final PatchEncodings encodings = backend.encodings(SPARC64, InstructionSet.DEFAULT);
 
     @TempDir
     Path dir;
@@ -50,7 +53,8 @@ class SparcEncodingsTest {
         assertEquals("call", line[0]);
         assertEquals("0x" + Long.toHexString(to), line[1]);
         assertEquals(
-                new Instruction.Call(4, to), backend.decode(new Code(SPARC64, ByteBuffer.wrap(bytes), from, 0), 0));
+                new Instruction.Call(4, to),
+                backend.decode(new Code(SPARC64, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
     }
 
     @Test
@@ -58,7 +62,9 @@ class SparcEncodingsTest {
         byte[] nop = encodings.nop(4);
 
         assertEquals("nop", disassemble(nop, 0x1000)[0]);
-        assertEquals(new Instruction.Nop(4), backend.decode(new Code(SPARC64, ByteBuffer.wrap(nop), 0x1000, 0), 0));
+        assertEquals(
+                new Instruction.Nop(4),
+                backend.decode(new Code(SPARC64, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
     }
 
     @Test
@@ -73,8 +79,10 @@ class SparcEncodingsTest {
     @Test
     void anInstructionCutOffOrMisalignedIsOther() {
         ByteBuffer bytes = ByteBuffer.wrap(new byte[] {0x40, 0, 0, 0, 0x01, 0, 0});
-        assertEquals(new Instruction.Other(1), backend.decode(new Code(SPARC64, bytes, 0x1000, 0), 4));
-        assertEquals(new Instruction.Other(1), backend.decode(new Code(SPARC64, bytes, 0x1002, 0), 0));
+        assertEquals(
+                new Instruction.Other(1), backend.decode(new Code(SPARC64, bytes, 0x1000, InstructionSet.DEFAULT), 4));
+        assertEquals(
+                new Instruction.Other(1), backend.decode(new Code(SPARC64, bytes, 0x1002, InstructionSet.DEFAULT), 0));
     }
 
     /** objdump's mnemonic and operands for the one instruction in {@code bytes} placed at {@code address}. */

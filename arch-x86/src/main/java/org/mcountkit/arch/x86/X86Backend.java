@@ -1,5 +1,7 @@
 package org.mcountkit.arch.x86;
 
+import static org.mcountkit.api.ElfMachine.EM_386;
+import static org.mcountkit.api.ElfMachine.EM_X86_64;
 import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_32;
 import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_GOT32;
 import static org.mcountkit.arch.x86.X86Relocations.I386.R_386_GOT32X;
@@ -19,13 +21,14 @@ import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_REX_GOTPCREL
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.mcountkit.api.Abi;
-import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -35,40 +38,17 @@ import org.mcountkit.api.RelocationType;
  * x86_64 (and x32) and i386. Facts from the x86-64 and i386 psABIs and from what gcc 12 / clang
  * 14 emit with {@code -pg} and {@code -pg -mfentry}.
  */
-public final class X86Backend implements ArchBackend {
-
-    static final int EM_386 = 3;
-    static final int EM_X86_64 = 62;
+public final class X86Backend extends AbstractArchBackend {
 
     /** Both compilers' hooks: {@code mcount} for plain {@code -pg}, {@code __fentry__} with {@code -mfentry}. */
     private static final String[] HOOKS = {"mcount", "__fentry__"};
-
-    /** The GOT slots of a PIE hold the hook's address through these (the x86-64 psABI's dynamic relocations). */
-    private static final Abi X86_64 = Abi.builder("x86_64", ElfClass.ELF64)
-            .hooks(HOOKS)
-            .relocations(X86Relocations.X86_64.TABLE, R_X86_64_64)
-            .scannedByteByByte()
-            .slotRelocations(R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT, R_X86_64_64)
-            .build();
-    /** x32: ELF32 with x86-64 code and relocations. */
-    private static final Abi X32 = Abi.builder("x32", ElfClass.ELF32)
-            .hooks(HOOKS)
-            .relocations(X86Relocations.X86_64.TABLE, R_X86_64_32)
-            .scannedByteByByte()
-            .slotRelocations(R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT, R_X86_64_32)
-            .build();
-    /** The i386 psABI uses REL relocations: addends live in the relocated bytes. */
-    private static final Abi I386 = Abi.builder("i386", ElfClass.ELF32)
-            .hooks(HOOKS)
-            .relocations(X86Relocations.I386.TABLE, R_386_32)
-            .rel()
-            .scannedByteByByte()
-            .build();
 
     /** {@code call rel32}: opcode e8, the relocation patches the 4 bytes after it. */
     static final int CALL_REL32 = 0xe8;
 
     static final int CALL_REL32_LENGTH = 5;
+    /** Where the relocated rel32 of {@code call rel32} starts: after the opcode. */
+    static final int CALL_REL32_FIELD = 1;
     /**
      * {@code addr32 call rel32} ({@code 67 e8}, 6 bytes): what ld leaves of a PIE's
      * {@code call *hook@GOTPCREL(%rip)} when the hook is defined in the image (binutils
@@ -88,6 +68,8 @@ public final class X86Backend implements ArchBackend {
     static final int[] CALL_INDIRECT_EBX = {0xff, 0x93};
 
     static final int CALL_INDIRECT_LENGTH = 6;
+    /** Where the relocated disp32 of {@code call *disp32} starts: after the opcode and ModRM byte. */
+    static final int CALL_INDIRECT_FIELD = 2;
     /**
      * {@code -mcmodel=large} without PIC: {@code movabs $hook,%r10} ({@code 49 ba} imm64,
      * R_X86_64_64 on the immediate) then {@code call *%r10} ({@code 41 ff d2}), 13 bytes; gcc's
@@ -97,6 +79,32 @@ public final class X86Backend implements ArchBackend {
 
     static final int[] CALL_R10 = {0x41, 0xff, 0xd2};
     static final int LARGE_MODEL_LENGTH = 13;
+
+    /** The i386 psABI uses REL relocations: addends live in the relocated bytes. */
+    private static final Abi I386 = Abi.builder("i386", EM_386, ElfClass.ELF32, Endian.LITTLE)
+            .hooks(HOOKS)
+            .relocations(X86Relocations.I386.TABLE, R_386_32)
+            .rel()
+            .scannedByteByByte()
+            .calls(CALL_REL32_FIELD, R_386_PC32, R_386_PLT32)
+            .calls(CALL_INDIRECT_FIELD, R_386_GOT32, R_386_GOT32X)
+            .build();
+
+    /** x86_64, and x32: ELF32 with x86-64 code and relocations, its table words 32 bits. */
+    private static final List<Abi> ABIS =
+            List.of(x86_64("x86_64", ElfClass.ELF64, R_X86_64_64), x86_64("x32", ElfClass.ELF32, R_X86_64_32), I386);
+
+    /** The GOT slots of a PIE hold the hook's address through these (the x86-64 psABI's dynamic relocations). */
+    private static Abi x86_64(String name, ElfClass elfClass, RelocationType tableWord) {
+        return Abi.builder(name, EM_X86_64, elfClass, Endian.LITTLE)
+                .hooks(HOOKS)
+                .relocations(X86Relocations.X86_64.TABLE, tableWord)
+                .scannedByteByByte()
+                .slotRelocations(R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT, tableWord)
+                .calls(CALL_REL32_FIELD, R_X86_64_PC32, R_X86_64_PLT32)
+                .calls(CALL_INDIRECT_FIELD, R_X86_64_GOTPCREL, R_X86_64_GOTPCRELX, R_X86_64_REX_GOTPCRELX)
+                .build();
+    }
 
     /**
      * The NOPs of a disabled site: the kernel's 5-byte NOP ({@code x86_nops[5]}; i386 kernels
@@ -112,54 +120,33 @@ public final class X86Backend implements ArchBackend {
         X86Encodings.I386.nop(RELAXED_GOT_CALL_LENGTH)
     };
 
-    @Override
-    public String name() {
-        return "x86";
+    public X86Backend() {
+        super("x86", ABIS);
     }
 
-    @Override
-    public boolean supports(ElfTarget target) {
-        if (target.endian() != Endian.LITTLE) {
-            return false;
-        }
-        return target.machine() == EM_X86_64 || (target.machine() == EM_386 && target.elfClass() == ElfClass.ELF32);
-    }
-
-    @Override
-    public List<ElfTarget> targets() {
-        return List.of(
-                new ElfTarget(EM_X86_64, ElfClass.ELF64, Endian.LITTLE, 0),
-                new ElfTarget(EM_X86_64, ElfClass.ELF32, Endian.LITTLE, 0),
-                new ElfTarget(EM_386, ElfClass.ELF32, Endian.LITTLE, 0));
-    }
-
-    @Override
-    public Abi abi(ElfTarget target) {
-        if (target.machine() == EM_386) {
-            return I386;
-        }
-        return target.is64() ? X86_64 : X32;
-    }
-
+    /**
+     * What decode did not take as a call under a call relocation (the ABI's {@code calls}): a
+     * tail jump, the hook's address loaded or taken, and the two call forms decode does not read,
+     * i386's {@code call *hook@GOT(%ebx)} and {@code -mcmodel=large}'s {@code movabs}/{@code call *%r10}.
+     */
     @Override
     public Recognition recognize(HookReference ref) {
         Relocation r = ref.relocation();
-        boolean i386 = ref.target().machine() == EM_386;
-        String name = abi(ref.target()).relocationName(r.type());
+        boolean i386 = EM_386.is(ref.target());
+        Abi abi = abi(ref.target());
+        String name = abi.relocationName(r.type());
         long field = r.offset();
-        if (isDirectCall(i386, r.type())) {
+        Integer call = abi.callFieldOffsets().get(r.type());
+        if (call != null && call == CALL_REL32_FIELD) {
             int opcode = ref.byteAt(field - 1);
-            if (opcode == CALL_REL32) {
-                return Recognition.site(field - 1, CALL_REL32_LENGTH);
-            }
             if (opcode == JMP_REL32) {
                 return Recognition.rejected("not a call: " + name + " on a jmp (a tail call to the hook)");
             }
             return Recognition.rejected("not a call: " + name + " reference" + opcodeNote(opcode));
         }
-        if (isGotCall(i386, r.type())) {
-            if (matches(ref, field - 2, CALL_INDIRECT_ABS) || (i386 && matches(ref, field - 2, CALL_INDIRECT_EBX))) {
-                return Recognition.site(field - 2, CALL_INDIRECT_LENGTH);
+        if (call != null && call == CALL_INDIRECT_FIELD) {
+            if (i386 && matches(ref, field - CALL_INDIRECT_FIELD, CALL_INDIRECT_EBX)) {
+                return Recognition.site(field - CALL_INDIRECT_FIELD, CALL_INDIRECT_LENGTH);
             }
             return Recognition.rejected("not a call: " + name + " reference (loads the hook's address)");
         }
@@ -172,25 +159,6 @@ public final class X86Backend implements ArchBackend {
         return Recognition.rejected("not a call: " + name + " reference");
     }
 
-    private static boolean isDirectCall(boolean i386, int type) {
-        return i386 ? is(type, R_386_PC32, R_386_PLT32) : is(type, R_X86_64_PC32, R_X86_64_PLT32);
-    }
-
-    private static boolean isGotCall(boolean i386, int type) {
-        return i386
-                ? is(type, R_386_GOT32, R_386_GOT32X)
-                : is(type, R_X86_64_GOTPCREL, R_X86_64_GOTPCRELX, R_X86_64_REX_GOTPCRELX);
-    }
-
-    private static boolean is(int type, RelocationType... any) {
-        for (RelocationType t : any) {
-            if (t.number() == type) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private static boolean matches(HookReference ref, long at, int[] bytes) {
         for (int i = 0; i < bytes.length; i++) {
             if (ref.byteAt(at + i) != bytes[i]) {
@@ -201,14 +169,17 @@ public final class X86Backend implements ArchBackend {
     }
 
     private static String opcodeNote(int opcode) {
-        return opcode < 0
-                ? " at the start of the section"
+        if (opcode < 0) {
+            return " at the start of the section";
+        }
+        return opcode == CALL_REL32
+                ? " (an e8 the end of the section cuts off)"
                 : String.format(" (byte before the field is %02x, not e8)", opcode);
     }
 
     @Override
-    public PatchEncodings encodings(ElfTarget target, int mode) {
-        return target.machine() == EM_386 ? X86Encodings.I386 : X86Encodings.X86_64;
+    public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
+        return EM_386.is(target) ? X86Encodings.I386 : X86Encodings.X86_64;
     }
 
     /**
@@ -230,12 +201,12 @@ public final class X86Backend implements ArchBackend {
         if (opcode == CALL_REL32 && code.has(offset, CALL_REL32_LENGTH)) {
             return new Instruction.Call(CALL_REL32_LENGTH, callTarget(code, offset));
         }
-        boolean i386 = code.target().machine() == EM_386;
+        boolean i386 = EM_386.is(code.target());
         if (opcode == CALL_INDIRECT_ABS[0]
                 && byteAt(bytes, offset + 1) == CALL_INDIRECT_ABS[1]
                 && code.has(offset, CALL_INDIRECT_LENGTH)) {
             return i386
-                    ? new Instruction.Call(CALL_INDIRECT_LENGTH, Instruction.UNKNOWN_TARGET)
+                    ? Instruction.Call.toUnknown(CALL_INDIRECT_LENGTH)
                     : Instruction.Call.throughSlot(CALL_INDIRECT_LENGTH, slot(code, offset));
         }
         for (byte[] nop : i386 ? I386_SITE_NOPS : X86_64_SITE_NOPS) {

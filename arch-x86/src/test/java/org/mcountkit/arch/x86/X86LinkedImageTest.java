@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.CallSite;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
@@ -191,8 +192,11 @@ class X86LinkedImageTest {
             bytes.get(at, linked);
             assertEquals(
                     HexFormat.of().formatHex(linked),
-                    HexFormat.of().formatHex(backend.encodings(elf.target(), 0).call(text.address() + at, fentry, 6)));
-            ByteBuffer nop = ByteBuffer.wrap(backend.encodings(elf.target(), 0).nop(6));
+                    HexFormat.of()
+                            .formatHex(backend.encodings(elf.target(), InstructionSet.DEFAULT)
+                                    .call(text.address() + at, fentry, 6)));
+            ByteBuffer nop = ByteBuffer.wrap(
+                    backend.encodings(elf.target(), InstructionSet.DEFAULT).nop(6));
             assertEquals(SiteState.NOP, CodeCheck.of(backend, elf.target()).state(nop, 0, 0, fentry));
             assertEquals(6, CodeCheck.of(backend, elf.target()).siteLength(nop, 0));
         }

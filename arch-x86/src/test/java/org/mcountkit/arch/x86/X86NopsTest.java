@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.core.testkit.CodeCheck;
@@ -47,7 +48,7 @@ class X86NopsTest {
         }
         boolean i386 = toolchain == Toolchain.I386;
         ElfTarget target = new ElfTarget(
-                i386 ? X86Backend.EM_386 : X86Backend.EM_X86_64,
+                i386 ? ElfMachine.EM_386.number() : ElfMachine.EM_X86_64.number(),
                 i386 ? ElfClass.ELF32 : ElfClass.ELF64,
                 Endian.LITTLE,
                 0);

@@ -15,6 +15,7 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
@@ -107,13 +108,12 @@ public final class Backends {
     public List<Machine> machines() {
         List<Machine> machines = new ArrayList<>();
         for (ArchBackend backend : backends) {
-            for (ElfTarget target : backend.targets()) {
-                Abi abi = backend.abi(target);
+            for (Abi abi : backend.abis()) {
                 machines.add(new Machine(
                         abi.machineName(),
-                        MachineNames.machine(target.machine()),
-                        target.elfClass().name(),
-                        target.endian().label(),
+                        abi.machine().toString(),
+                        abi.elfClass().name(),
+                        abi.endian().label(),
                         abi.hooks().stream().sorted().toList(),
                         abi.relocationName(abi.tableRelocation()),
                         abi.rela(),
@@ -159,12 +159,16 @@ public final class Backends {
         return claiming.isEmpty() ? Optional.empty() : Optional.of(claiming.get(0));
     }
 
+    private static String describe(ElfTarget target) {
+        return ElfMachine.describe(target.machine()) + ", " + target.elfClass() + " "
+                + target.endian().label() + "-endian";
+    }
+
     /** The backend for this target, or an error naming the machine. */
     public ArchBackend require(ElfTarget target) {
         return find(target)
                 .orElseThrow(() -> new InputException(
                         Failure.UNSUPPORTED_MACHINE,
-                        "unsupported machine " + MachineNames.describe(target)
-                                + ": no backend on the class path handles it"));
+                        "unsupported machine " + describe(target) + ": no backend on the class path handles it"));
     }
 }

@@ -11,6 +11,7 @@ import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 
 /**
@@ -56,13 +57,11 @@ public final class CodeReader {
         if (!(instruction instanceof Instruction.Call call)) {
             return false;
         }
-        if (call.targetKnown()) {
-            return targets.accepts(call.target() & addressMask);
-        }
-        if (call.slotKnown()) {
-            return targets.acceptsSlot(call.slot() & addressMask);
-        }
-        return targets.isAny();
+        return switch (call.destination()) {
+            case TARGET -> targets.accepts(call.address() & addressMask);
+            case SLOT -> targets.acceptsSlot(call.address() & addressMask);
+            case UNKNOWN -> targets.isAny();
+        };
     }
 
     /** Whether the site at {@code offset} holds a call to one of {@code targets}, the site's NOP, or neither. */
@@ -127,7 +126,7 @@ public final class CodeReader {
             Instruction here = decode(code, at);
             if (callsHook(here, targets) && at + here.length() <= end) {
                 Instruction.Call call = (Instruction.Call) here;
-                calls.add(new HookCall(at - start, here.length(), masked(call.target()), masked(call.slot())));
+                calls.add(new HookCall(at - start, here.length(), call.destination(), call.address() & addressMask));
                 at += here.length();
             } else {
                 at += abi.scanByteByByte() ? 1 : here.length();
@@ -138,20 +137,15 @@ public final class CodeReader {
 
     /**
      * A call to the hook found by {@link #hookCalls}: {@code length} bytes at {@code offset}, going
-     * to {@code target}, or through the pointer slot at {@code slot} ({@link
-     * Instruction#UNKNOWN_TARGET} when the bytes do not say).
+     * to {@code address} or through the pointer slot there, as {@code destination} says.
      */
-    public record HookCall(int offset, int length, long target, long slot) {}
-
-    private long masked(long address) {
-        return address == Instruction.UNKNOWN_TARGET ? address : address & addressMask;
-    }
+    public record HookCall(int offset, int length, Instruction.Call.Destination destination, long address) {}
 
     /**
      * What a site at {@code address} should hold, for messages: the call to each of
      * {@code calls} (address to name), or any call to a hook when there are none, or the NOP.
      */
-    public String expected(long address, int mode, Map<Long, String> calls) {
+    public String expected(long address, InstructionSet mode, Map<Long, String> calls) {
         PatchEncodings encodings = encodings(mode);
         StringBuilder text = new StringBuilder();
         for (Map.Entry<Long, String> call : calls.entrySet()) {
@@ -175,7 +169,7 @@ public final class CodeReader {
                 .toString();
     }
 
-    public PatchEncodings encodings(int mode) {
+    public PatchEncodings encodings(InstructionSet mode) {
         return backend.encodings(target, mode);
     }
 

@@ -13,6 +13,7 @@ import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
@@ -128,9 +129,9 @@ public final class ElfImage implements AutoCloseable {
         return file.section(index);
     }
 
-    /** The section's bytes as code, read in the default instruction-set mode. */
+    /** The section's bytes as code, read in the default instruction set. */
     public Code code(Section section) {
-        return new Code(target(), file.bytes(section), section.address(), 0);
+        return new Code(target(), file.bytes(section), section.address(), InstructionSet.DEFAULT);
     }
 
     /**
@@ -146,8 +147,10 @@ public final class ElfImage implements AutoCloseable {
         if (mappingSymbols == null) {
             mappingSymbols = MappingSymbols.of(this);
         }
-        int mode = mappingSymbols.modeAt(section.index(), offset);
-        return mode < 0 ? code : code.withMode(mode);
+        return mappingSymbols
+                .modeAt(section.index(), offset)
+                .map(code::withMode)
+                .orElse(code);
     }
 
     /** The relocations of {@code relocationSection}, with {@code r_info} split the machine's way. */

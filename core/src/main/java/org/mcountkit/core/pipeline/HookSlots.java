@@ -81,13 +81,13 @@ final class HookSlots {
                     if (noAddend && abi.hooks().contains(name)) {
                         hooks.put(slot, name);
                     }
-                } else if (r.type() == abi.relativeRelocation() && r.explicitAddend()) {
+                } else if (abi.isRelative(r.type()) && r.explicitAddend()) {
                     filled.add(slot);
                     String name = defined.get(r.addend() & mask);
                     if (name != null) {
                         hooks.put(slot, name);
                     }
-                } else if (r.type() != abi.relativeRelocation()) {
+                } else if (!abi.isRelative(r.type())) {
                     // Filled with something else; a REL relative one keeps its addend in the slot itself.
                     filled.add(slot);
                 }

@@ -18,17 +18,17 @@ public final class HookSymbols {
 
     private final Map<Integer, String> byIndex;
     private final Map<Long, String> defined;
-    private final Map<Long, Integer> modes;
+    private final Map<Long, Symbol> definitions;
     private final SortedSet<String> undefined;
 
     private HookSymbols(
             Map<Integer, String> byIndex,
             Map<Long, String> defined,
-            Map<Long, Integer> modes,
+            Map<Long, Symbol> definitions,
             SortedSet<String> undefined) {
         this.byIndex = byIndex;
         this.defined = Collections.unmodifiableMap(defined);
-        this.modes = modes;
+        this.definitions = definitions;
         this.undefined = Collections.unmodifiableSortedSet(undefined);
     }
 
@@ -37,14 +37,14 @@ public final class HookSymbols {
         Integer[] indexes = byIndex.keySet().toArray(new Integer[0]);
         Arrays.sort(indexes);
         Map<Long, String> defined = new LinkedHashMap<>();
-        Map<Long, Integer> modes = new HashMap<>();
+        Map<Long, Symbol> definitions = new HashMap<>();
         SortedSet<String> undefined = new TreeSet<>();
         for (int i : indexes) {
             Symbol s = image.atCode(image.file().symbol(i));
             if (s.isInSection()) {
                 long address = image.backend().functionAddress(image.target(), s);
                 if (defined.putIfAbsent(address, s.name()) == null) {
-                    modes.put(address, image.backend().functionMode(image.target(), s));
+                    definitions.put(address, s);
                 }
             } else if (s.isUndefined()) {
                 undefined.add(s.name());
@@ -59,7 +59,7 @@ public final class HookSymbols {
                 }
             }
         }
-        return new HookSymbols(byIndex, defined, modes, undefined);
+        return new HookSymbols(byIndex, defined, definitions, undefined);
     }
 
     /** The hook a symbol index names, or null. */
@@ -82,9 +82,9 @@ public final class HookSymbols {
         return defined;
     }
 
-    /** The instruction-set mode of the code of the hook defined at {@code address} (0 when none is). */
-    public int modeOf(long address) {
-        return modes.getOrDefault(address, 0);
+    /** The symbol (its code's, where it names a descriptor) of the hook defined at {@code address}, or null. */
+    public Symbol definitionAt(long address) {
+        return definitions.get(address);
     }
 
     /**

@@ -10,7 +10,6 @@ import java.util.Set;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
-import org.mcountkit.api.Instruction;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
@@ -131,9 +130,11 @@ final class LinkedCodeDecoder {
                         section.name(),
                         offset,
                         call.length(),
-                        call.slot() == Instruction.UNKNOWN_TARGET
-                                ? image.hooks().defined().get(call.target())
-                                : targets.hookThroughSlot(call.slot()),
+                        switch (call.destination()) {
+                            case TARGET -> image.hooks().defined().get(call.address());
+                            case SLOT -> targets.hookThroughSlot(call.address());
+                            case UNKNOWN -> null;
+                        },
                         SiteSource.DECODED,
                         function,
                         section.address() + offset));

@@ -3,8 +3,10 @@ package org.mcountkit.core.pipeline;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
@@ -17,9 +19,9 @@ import org.mcountkit.core.elf.ElfFile;
 final class MappingSymbols {
 
     /** By section index: section offset to the mode from there on. */
-    private final Map<Integer, NavigableMap<Long, Integer>> starts;
+    private final Map<Integer, NavigableMap<Long, InstructionSet>> starts;
 
-    private MappingSymbols(Map<Integer, NavigableMap<Long, Integer>> starts) {
+    private MappingSymbols(Map<Integer, NavigableMap<Long, InstructionSet>> starts) {
         this.starts = starts;
     }
 
@@ -29,7 +31,7 @@ final class MappingSymbols {
      * 0 is the null symbol.
      */
     static MappingSymbols of(ElfImage image) {
-        Map<Integer, NavigableMap<Long, Integer>> starts = new HashMap<>();
+        Map<Integer, NavigableMap<Long, InstructionSet>> starts = new HashMap<>();
         ElfFile file = image.file();
         int sections = file.sections().size();
         for (int i = 1; i < file.symbolCount(); i++) {
@@ -38,20 +40,21 @@ final class MappingSymbols {
                 continue;
             }
             Symbol s = file.symbol(i);
-            int mode = image.backend().mappingSymbolMode(image.target(), s);
-            if (mode < 0 || !s.isInSection() || s.sectionIndex() >= sections) {
+            Optional<InstructionSet> mode = image.backend().mappingSymbolMode(image.target(), s);
+            if (mode.isEmpty() || !s.isInSection() || s.sectionIndex() >= sections) {
                 continue;
             }
             Section section = image.section(s.sectionIndex());
-            starts.computeIfAbsent(s.sectionIndex(), k -> new TreeMap<>()).put(s.value() - section.address(), mode);
+            starts.computeIfAbsent(s.sectionIndex(), k -> new TreeMap<>())
+                    .put(s.value() - section.address(), mode.get());
         }
         return new MappingSymbols(starts);
     }
 
-    /** The mode of the last mapping symbol at or before {@code offset} of section {@code section}, or -1. */
-    int modeAt(int section, long offset) {
-        NavigableMap<Long, Integer> modes = starts.get(section);
-        Map.Entry<Long, Integer> last = modes == null ? null : modes.floorEntry(offset);
-        return last == null ? -1 : last.getValue();
+    /** The instruction set of the last mapping symbol at or before {@code offset} of section {@code section}. */
+    Optional<InstructionSet> modeAt(int section, long offset) {
+        NavigableMap<Long, InstructionSet> modes = starts.get(section);
+        Map.Entry<Long, InstructionSet> last = modes == null ? null : modes.floorEntry(offset);
+        return last == null ? Optional.empty() : Optional.of(last.getValue());
     }
 }

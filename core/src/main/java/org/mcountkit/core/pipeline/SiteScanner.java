@@ -11,9 +11,12 @@ import java.util.TreeMap;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.CallSite;
+import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.HookReference;
+import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
@@ -23,8 +26,9 @@ import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
 
 /**
- * Collects call sites from the relocations that name a hook: each one is judged by the backend
- * against the bytes it patches, then sorted into traced and untraced sites.
+ * Collects call sites from the relocations that name a hook: each one is judged against the bytes
+ * it patches (by the decoder where the ABI says which call the relocation marks, else by the
+ * backend), then sorted into traced and untraced sites.
  */
 final class SiteScanner {
 
@@ -33,6 +37,7 @@ final class SiteScanner {
     private final ArchBackend backend;
     private final ElfTarget target;
     private final Abi abi;
+    private final CodeReader reader;
 
     SiteScanner(ElfImage image) {
         this.image = image;
@@ -40,6 +45,7 @@ final class SiteScanner {
         this.backend = image.backend();
         this.target = image.target();
         this.abi = image.abi();
+        this.reader = CodeReader.of(image);
     }
 
     SiteScan scan() {
@@ -101,6 +107,7 @@ final class SiteScanner {
         /** Scans the relocations {@code rs} applies to {@code code}; true when the link may relax them. */
         boolean section(Section rs, Section code) {
             ByteBuffer bytes = file.bytes(code);
+            Code asCode = new Code(target, bytes, relocatable ? 0 : code.address(), InstructionSet.DEFAULT);
             boolean isTraced = TracedSections.isTraced(code.name());
             DistinctOffsets seen = new DistinctOffsets();
             List<Relocation> relocations = image.relocations(rs);
@@ -110,7 +117,7 @@ final class SiteScanner {
                 relaxable |= relocatable && backend.allowsRelaxation(target, read);
                 String hook = hooks.nameOf(read.symbolIndex());
                 if (hook != null && read.type() != none) {
-                    reference(rs, code, bytes, isTraced, seen, i, read, hook);
+                    reference(rs, code, asCode, isTraced, seen, i, read, hook);
                 }
             }
             return relaxable;
@@ -120,7 +127,7 @@ final class SiteScanner {
         private void reference(
                 Section rs,
                 Section code,
-                ByteBuffer bytes,
+                Code asCode,
                 boolean isTraced,
                 DistinctOffsets seen,
                 int i,
@@ -138,8 +145,13 @@ final class SiteScanner {
             }
             Relocation local =
                     new Relocation(offset, read.type(), read.symbolIndex(), read.addend(), read.explicitAddend());
+            // Where the ABI says which call a relocation marks, the decoder judges it; else the backend.
+            Integer back = abi.callFieldOffsets().get(local.type());
             Recognition verdict =
-                    backend.recognize(new HookReference(target, code.name(), bytes, local, hook, !relocatable));
+                    back != null && reader.decode(asCode, (int) (offset - back)) instanceof Instruction.Call call
+                            ? Recognition.site(offset - back, call.length())
+                            : backend.recognize(
+                                    new HookReference(target, code.name(), asCode.bytes(), local, hook, !relocatable));
             if (verdict instanceof Recognition.Rejected rejected) {
                 diagnostics.add(Diagnostic.at(
                         Severity.WARNING,

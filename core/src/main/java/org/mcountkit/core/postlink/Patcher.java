@@ -12,6 +12,7 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.EncodingException;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
@@ -119,7 +120,8 @@ public final class Patcher {
         /** What sites should call ({@code CALL}) or may already call: -1 when nothing is to be called. */
         private final long callTarget;
 
-        private final int callTargetMode;
+        private final long callTargetEntry;
+        private final InstructionSet callTargetMode;
 
         private final Map<Long, String> expectedCalls = new LinkedHashMap<>();
         private final ElfAppender out;
@@ -147,7 +149,8 @@ public final class Patcher {
             }
             Target target = options.mode() == PatchMode.CALL || options.target() != null ? callTarget() : null;
             this.callTarget = target == null ? -1 : target.address();
-            this.callTargetMode = target == null ? 0 : target.mode();
+            this.callTargetMode = target == null ? InstructionSet.DEFAULT : target.mode();
+            this.callTargetEntry = target == null ? 0 : target.localEntryOffset();
             if (callTarget >= 0) {
                 expectedCalls.putIfAbsent(callTarget, options.target());
             }
@@ -208,7 +211,7 @@ public final class Patcher {
             byte[] wanted;
             try {
                 if (options.mode() == PatchMode.CALL) {
-                    wanted = encodings.call(site.address(), callTarget, length, callTargetMode);
+                    wanted = encodings.call(site.address(), callTarget + callTargetEntry, length, callTargetMode);
                 } else {
                     // An object's sites have no run-time address yet.
                     wanted = relocatable ? encodings.nop(length) : encodings.nop(site.address(), length);
@@ -283,12 +286,22 @@ public final class Patcher {
             return nops > 0 && nops < length ? nops : length;
         }
 
-        private String expected(long address, int mode) {
+        private String expected(long address, InstructionSet mode) {
             return reader.expected(address, mode, expectedCalls);
         }
 
-        /** Where {@code --call} calls, and the instruction-set mode of the code there. */
-        private record Target(long address, int mode) {}
+        /**
+         * Where {@code --call} calls: the function's address, its instruction set, and how far in
+         * a call from this code enters it ({@link org.mcountkit.api.ArchBackend#localEntryOffset}).
+         */
+        private record Target(long address, InstructionSet mode, long localEntryOffset) {}
+
+        private Target target(long address, Symbol function) {
+            return new Target(
+                    address,
+                    image.backend().functionMode(image.target(), function),
+                    image.backend().localEntryOffset(image.target(), function));
+        }
 
         private Target callTarget() {
             if (options.target() == null) {
@@ -302,14 +315,12 @@ public final class Patcher {
                                     + " with --target");
                 }
                 long hook = image.hooks().defined().keySet().iterator().next();
-                return new Target(hook, image.hooks().modeOf(hook));
+                return target(hook, image.hooks().definitionAt(hook));
             }
             for (Symbol named : file.symbols()) {
                 Symbol s = image.atCode(named);
                 if (s.name().equals(options.target()) && s.isInSection()) {
-                    return new Target(
-                            image.backend().functionAddress(image.target(), s),
-                            image.backend().functionMode(image.target(), s));
+                    return target(image.backend().functionAddress(image.target(), s), s);
                 }
             }
             throw new InputException(

@@ -115,7 +115,7 @@ final class TableRelocations {
     private void check(TableWords.Table table, TableWords.Slot s) {
         Relocation r = s.relocation();
         List<Integer> expected = s.section().isAlloc()
-                ? List.of(abi.relativeRelocation())
+                ? abi.relativeRelocation().stream().boxed().toList()
                 : List.of(abi.tableRelocation(), abi.functionTableRelocation());
         if (s.position() < 0 || (!expected.contains(r.type()) && r.type() != abi.noneRelocation())) {
             throw new InputException(
@@ -129,7 +129,7 @@ final class TableRelocations {
                             r.offset(),
                             table.name(),
                             s.position() < 0 ? " between words" : "",
-                            expected.get(0) < 0
+                            expected.isEmpty()
                                     ? "known"
                                     : String.join(
                                             " or ",

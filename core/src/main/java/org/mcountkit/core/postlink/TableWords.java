@@ -135,10 +135,9 @@ final class TableWords {
         long address = holder.address() + from;
         List<Slot> slots = slots(image, holder, address, (long) count * word, word);
         long[] values = words.clone();
-        int relative = image.abi().relativeRelocation();
         for (Slot s : slots) {
             Relocation r = s.relocation();
-            if (s.position() >= 0 && s.section().isAlloc() && r.type() == relative && r.explicitAddend()) {
+            if (s.position() >= 0 && s.section().isAlloc() && image.abi().isRelative(r.type()) && r.explicitAddend()) {
                 values[s.position()] = r.addend() & image.target().addressMask();
             }
         }

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
@@ -267,7 +268,8 @@ public final class Verifier {
                 String where = TracedSections.isCode(code)
                         ? String.format("past the end of %s (%d bytes)", code.name(), code.size())
                         : "in " + code.name() + ", which is not code";
-                return Verdict.bad(new Verification.Finding(table, at, offset, null, null, expected(offset, 0), where));
+                return Verdict.bad(new Verification.Finding(
+                        table, at, offset, null, null, expected(offset, InstructionSet.DEFAULT), where));
             }
             return entry(table, at, code, offset, patchable);
         }
@@ -276,7 +278,13 @@ public final class Verifier {
             Section code = image.codeSectionAt(address);
             if (code == null) {
                 return Verdict.bad(new Verification.Finding(
-                        table, at, address, null, null, expected(address, 0), "not in any code section"));
+                        table,
+                        at,
+                        address,
+                        null,
+                        null,
+                        expected(address, InstructionSet.DEFAULT),
+                        "not in any code section"));
             }
             return entry(table, at, code, address - code.address(), patchable);
         }
@@ -328,7 +336,7 @@ public final class Verifier {
             return state == SiteState.NOP || hookCalls.contains(new Place(code.index(), offset));
         }
 
-        private String expected(long address, int mode) {
+        private String expected(long address, InstructionSet mode) {
             return reader.expected(address, mode, image.hooks().defined());
         }
 

@@ -29,7 +29,10 @@ import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
+import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -94,13 +97,13 @@ class BackendSeamTest {
         }
     }
 
-    private static final Abi ABI = Abi.builder("mock", ElfClass.ELF64)
+    private static final Abi ABI = Abi.builder("mock", ElfMachine.EM_X86_64, ElfClass.ELF64, Endian.LITTLE)
             .hooks(HOOK)
             .relocations(RelocationTypes.of(MockRelocation.class), MockRelocation.R_MOCK_64)
             .build();
 
     /** The same machine where the kernel tool has no make_nop. */
-    private static final Abi KEEPING_ABI = Abi.builder("mock", ElfClass.ELF64)
+    private static final Abi KEEPING_ABI = Abi.builder("mock", ElfMachine.EM_X86_64, ElfClass.ELF64, Endian.LITTLE)
             .hooks(HOOK)
             .relocations(RelocationTypes.of(MockRelocation.class), MockRelocation.R_MOCK_64)
             .keepsUntracedCalls()
@@ -130,6 +133,8 @@ class BackendSeamTest {
         lenient()
                 .when(backend.functionAddress(any(), any()))
                 .thenAnswer(call -> call.<Symbol>getArgument(1).value());
+        // The SPI's default: one instruction set.
+        lenient().when(backend.functionMode(any(), any())).thenReturn(InstructionSet.DEFAULT);
     }
 
     /** Scripted verdicts: the address load is rejected, b's call is the second half of a site, the rest are calls. */
@@ -228,7 +233,7 @@ class BackendSeamTest {
     void recordWritesTracedSitesAndNopsUntracedOnes() throws IOException {
         scriptVerdicts();
         when(backend.supports(any())).thenReturn(true);
-        when(backend.encodings(any(), anyInt())).thenReturn(encodings);
+        when(backend.encodings(any(), any())).thenReturn(encodings);
         when(encodings.nop(5)).thenReturn(NOP5.clone());
         // The SPI's default: the site's NOP over the site.
         when(backend.untracedCallNop(any(), anyInt(), anyInt())).thenCallRealMethod();

@@ -22,8 +22,11 @@ import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
+import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.RelocationType;
@@ -57,8 +60,8 @@ class InstructionSetModeSeamTest {
             __attribute__((target("arm"))) int b(int x) { return ext(x) * 2; }
             int c(int x) { return ext(x) - 3; }
             """;
-    private static final int ARM = 0;
-    private static final int THUMB = 1;
+    private static final InstructionSet ARM = InstructionSet.DEFAULT;
+    private static final InstructionSet THUMB = new InstructionSet("Thumb");
     /** What the mock writes over a site, so the test can see which mode's encodings were used. */
     private static final byte[] ARM_NOP = {0x11, 0x11, 0x11, 0x11};
 
@@ -83,7 +86,7 @@ class InstructionSetModeSeamTest {
         }
     }
 
-    private static final Abi ABI = Abi.builder("arm", ElfClass.ELF32)
+    private static final Abi ABI = Abi.builder("arm", ElfMachine.EM_ARM, ElfClass.ELF32, Endian.LITTLE)
             .hooks("__gnu_mcount_nc")
             .relocations(RelocationTypes.of(ArmRelocation.class), ArmRelocation.R_ARM_ABS32)
             .rel()
@@ -103,7 +106,7 @@ class InstructionSetModeSeamTest {
 
     Path object;
     /** Decoded offsets by the mode they were read in. */
-    final Map<Integer, Integer> modeAt = new TreeMap<>();
+    final Map<Integer, InstructionSet> modeAt = new TreeMap<>();
 
     @BeforeEach
     void compile() {
@@ -134,11 +137,11 @@ class InstructionSetModeSeamTest {
     @Test
     void eachSiteIsDecodedAndPatchedInItsFunctionsMode() throws IOException {
         when(backend.functionMode(any(), any()))
-                .thenAnswer(call -> (int) (call.<Symbol>getArgument(1).value() & 1));
+                .thenAnswer(call -> (call.<Symbol>getArgument(1).value() & 1) != 0 ? THUMB : ARM);
         when(backend.decode(any(), anyInt())).thenAnswer(call -> {
             Code code = call.getArgument(0);
             modeAt.put(call.getArgument(1), code.mode());
-            return new Instruction.Call(4, Instruction.UNKNOWN_TARGET);
+            return Instruction.Call.toUnknown(4);
         });
         when(backend.encodings(any(), eq(ARM))).thenReturn(armEncodings);
         when(backend.encodings(any(), eq(THUMB))).thenReturn(thumbEncodings);

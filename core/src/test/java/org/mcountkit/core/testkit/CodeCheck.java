@@ -5,6 +5,7 @@ import java.util.List;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.InstructionSet;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.SiteState;
@@ -49,7 +50,7 @@ public final class CodeCheck {
     }
 
     private Code code(ByteBuffer bytes, long address) {
-        return new Code(target, bytes, address, 0);
+        return new Code(target, bytes, address, InstructionSet.DEFAULT);
     }
 
     private static CallTargets targets(long hook) {

@@ -1,0 +1,14 @@
+package org.mcountkit.api;
+
+/**
+ * An instruction set a machine's code can be in, where it has more than one (ARM's A32 and
+ * Thumb): the one {@link ArchBackend#decode} reads a {@link Code} in and
+ * {@link ArchBackend#encodings} writes. Most machines have one and see only {@link #DEFAULT}; a
+ * backend with more keeps a constant per set and says which a function is in
+ * ({@link ArchBackend#functionMode}).
+ */
+public record InstructionSet(String name) {
+
+    /** The machine's only instruction set, or the one code is in unless a backend says otherwise. */
+    public static final InstructionSet DEFAULT = new InstructionSet("default");
+}
