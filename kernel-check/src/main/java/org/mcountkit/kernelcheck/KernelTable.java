@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -178,8 +179,10 @@ public final class KernelTable {
         symbols.sort(Comparator.comparing(FunctionSymbol::address, Long::compareUnsigned)
                 .thenComparing(FunctionSymbol::size, Comparator.reverseOrder())
                 .thenComparing(FunctionSymbol::name));
-        long sinit = PruneOracle.symbol(BINUTILS, image, "_sinittext") & mask;
-        long einit = PruneOracle.symbol(BINUTILS, image, "_einittext") & mask;
+        // A program that is not a kernel has no init text.
+        Map<String, Long> all = symbols(image);
+        long sinit = all.getOrDefault("_sinittext", 0L) & mask;
+        long einit = all.getOrDefault("_einittext", 0L) & mask;
         List<Long> sorted = new ArrayList<>(values.stream().filter(v -> v != 0).toList());
         sorted.sort(Long::compareUnsigned);
         List<Located> out = new ArrayList<>();
@@ -212,6 +215,18 @@ public final class KernelTable {
     private static FunctionSymbol firstAbove(List<FunctionSymbol> sorted, long value) {
         int next = lastAtOrBelow(sorted, value) + 1;
         return next < sorted.size() ? sorted.get(next) : null;
+    }
+
+    /** Every symbol nm shows, by name (the first of a name), with its address. */
+    private static Map<String, Long> symbols(Path image) {
+        Map<String, Long> symbols = new HashMap<>();
+        for (String line : BINUTILS.run("nm", image.toString()).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 3) {
+                symbols.putIfAbsent(f[2], Long.parseUnsignedLong(f[0], 16));
+            }
+        }
+        return symbols;
     }
 
     /** The relocations whose place is in the table, counted by type name, in type order (table_relocations). */
