@@ -82,17 +82,21 @@ final class Initramfs {
     /** --prune: /init prints available_filter_functions between two marker lines and powers off. */
     Path forPrune() {
         Path out = setup.out();
-        Path bb = busybox();
         KernelBuild.script(out.resolve("init"), KernelBuild.resource("prune-init.sh"));
-        List<String> list = List.of(
+        List<String> list = new ArrayList<>(base(out.resolve("init")));
+        list.add("dir /t 755 0 0");
+        return cpio(setup.dir("mcountkit"), out.resolve("initramfs.list"), list, out.resolve("initramfs.cpio"));
+    }
+
+    /** The lines every initramfs starts with: the console, busybox, {@code init} as /init, /proc. */
+    private List<String> base(Path init) {
+        return List.of(
                 "dir /dev 755 0 0",
                 "nod /dev/console 600 0 0 c 5 1",
                 "dir /bin 755 0 0",
-                "file /bin/busybox " + bb.resolve("bin/busybox") + " 755 0 0",
-                "file /init " + out.resolve("init") + " 755 0 0",
-                "dir /proc 755 0 0",
-                "dir /t 755 0 0");
-        return cpio(setup.dir("mcountkit"), out.resolve("initramfs.list"), list, out.resolve("initramfs.cpio"));
+                "file /bin/busybox " + busybox().resolve("bin/busybox") + " 755 0 0",
+                "file /init " + init + " 755 0 0",
+                "dir /proc 755 0 0");
     }
 
     /** One .ko: NAME from .modinfo (as the kernel tags the module), FILE relative to the build folder, its dependencies. */
@@ -184,20 +188,14 @@ final class Initramfs {
     Path forModules(String kernel) {
         Path dir = setup.dir(kernel);
         Path out = setup.out();
-        Path bb = busybox();
         List<Module> modules = modules(dir);
         Processes.write(
                 dir.resolve("modules.list"),
                 lines(modules.stream().map(Module::line).toList()));
         List<String> order = order(modules, dir.resolve("modules.pairs"));
         Processes.write(dir.resolve("modules.order"), lines(order));
-        List<String> list = new ArrayList<>(List.of(
-                "dir /dev 755 0 0",
-                "nod /dev/console 600 0 0 c 5 1",
-                "dir /bin 755 0 0",
-                "file /bin/busybox " + bb.resolve("bin/busybox") + " 755 0 0",
-                "file /init " + out.resolve("modules-init") + " 755 0 0",
-                "dir /proc 755 0 0",
+        List<String> list = new ArrayList<>(base(out.resolve("modules-init")));
+        list.addAll(List.of(
                 "dir /sys 755 0 0",
                 "dir /t 755 0 0",
                 "dir /mnt 755 0 0",
