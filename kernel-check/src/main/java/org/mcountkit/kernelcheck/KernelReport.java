@@ -97,7 +97,7 @@ final class KernelReport {
                             "  per link (docs/per-link.patch): mcountkit ran %d time(s), in all %.2f s:",
                             calls.size(), total));
             String prefix = setup.dir("mcountkit") + "/";
-            calls.forEach(call -> line(r, "    " + call.replace(prefix, "")));
+            calls.forEach(call -> line(r, "    " + call.replaceFirst(java.util.regex.Pattern.quote(prefix), "")));
         }
         line(
                 r,
