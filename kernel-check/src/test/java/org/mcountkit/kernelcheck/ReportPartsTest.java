@@ -40,6 +40,34 @@ class ReportPartsTest {
     }
 
     @Test
+    void aZeroWordOnlyMcountkitsKernelHasIsExplainedWhileTheFailedObjectsHaveEntriesToSpare() {
+        KernelBuild.mkdirs(dir.resolve("m"));
+        Toolchain.X86_64.compile(
+                dir.resolve("m"),
+                "exit",
+                "int do_exit(int x) { return x; }\n__attribute__((weak)) int weak_exit(int x) { return -x; }\n",
+                List.of("-pg", "-mfentry", "-mrecord-mcount"));
+        List<String> c = List.of("a+0x0");
+        List<String> sortedZeroed = List.of("(zero)", "a+0x0", "do_exit+0x0");
+        List<String> oneTooMany = List.of("(zero)", "(zero)", "a+0x0", "do_exit+0x0");
+
+        VmlinuxDiff spare = VmlinuxDiff.of(c, sortedZeroed, dir.resolve("m"), List.of("exit.o"), List.of());
+        VmlinuxDiff over = VmlinuxDiff.of(c, oneTooMany, dir.resolve("m"), List.of("exit.o"), List.of());
+
+        assertEquals(
+                List.of(
+                        "only mcountkit's: a zero word (an entry of an object the C tool failed on, zeroed by the kernel's"
+                                + " sorttable as a weak function's)",
+                        "only mcountkit's: do_exit+0x0 (in exit.o, which the C tool failed on)"),
+                spare.lines());
+        assertEquals(2, spare.explained());
+        assertFalse(spare.unexplained());
+        assertEquals(
+                "only mcountkit's: a zero word (no known reason)", over.lines().get(0));
+        assertTrue(over.unexplained());
+    }
+
+    @Test
     void tablesDifferAsMultisetsAsCommSaysOfSortedLines() {
         assertEquals(
                 List.of("(zero)", "f+0x0"),
