@@ -1,0 +1,199 @@
+package org.mcountkit.kernelcheck;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * bin/kernel-check: builds a small Linux 6.1 (or 6.12) kernel whose ftrace tables come from
+ * recordmcount twice, once with the kernel's own C recordmcount and once with mcountkit writing
+ * every table, boots both in QEMU and passes only when the mcountkit kernel runs every ftrace
+ * start-up self-test to PASSED and {@code mcountkit verify vmlinux} finds no bad entry. Reports both
+ * build times and every difference between the two kernels' tables, with its reason. The launcher
+ * (bin/kernel-check) documents the options; this class runs the steps in the bash version's order.
+ */
+public final class KernelCheck {
+
+    private final Setup setup;
+    private final KernelBuild build;
+
+    private KernelCheck(Setup setup) {
+        this.setup = setup;
+        this.build = new KernelBuild(setup);
+    }
+
+    /** The checkout's root comes from the launcher as -Dmcountkit.root. */
+    public static void main(String[] args) {
+        System.exit(run(Arrays.asList(args), Path.of(System.getProperty("mcountkit.root", ".")), System.getenv()));
+    }
+
+    static int run(List<String> args, Path root, Map<String, String> env) {
+        Options options;
+        Machine machine;
+        try {
+            options = Options.parse(args);
+            Machines machines = Machines.bundled();
+            machine = machines.get(options.arch())
+                    .orElseThrow(() -> new Options.UsageException(
+                            "kernel-check: unknown ARCH '" + options.arch() + "'\n" + Options.USAGE));
+        } catch (Options.UsageException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        try {
+            String host = Tools.check("uname", "-m").strip();
+            Setup setup = Setup.of(
+                    options, machine, host, root, env, Runtime.getRuntime().availableProcessors());
+            return new KernelCheck(setup).check() ? 0 : 1;
+        } catch (KernelCheckException | UncheckedIOException | AssertionError e) {
+            System.err.println("kernel-check: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private boolean check() {
+        Options o = setup.options();
+        if (o.prune() || o.modules()) {
+            setup.machine().requireBusyboxArch();
+        }
+        Packages.install(Packages.needed(setup));
+        KernelBuild.mkdirs(setup.work());
+        // --reuse builds nothing and leaves the source alone, so it does not wait.
+        if (!o.reuse()) {
+            WorkLock.take(setup.work());
+            Source.prepare(setup);
+        }
+        Path perLinkSrc = o.perLink() && !o.reuse() ? Source.perLink(setup) : null;
+        setup.mcountkit().warmUp();
+        buildKernels(perLinkSrc);
+        Map<String, Path> initrds = initramfs();
+        for (String kernel : setup.kernels()) {
+            Qemu.boot(setup, setup.dir(kernel), initrds.get(kernel));
+        }
+        Map<String, VerifyRun> verifies = new LinkedHashMap<>();
+        for (String kernel : setup.kernels()) {
+            verifies.put(kernel, VerifyRun.run(setup.mcountkit(), setup.dir(kernel)));
+        }
+        String version = Tools.check("make", "-s", "-C", setup.src().toString(), "kernelversion")
+                .strip();
+        StringBuilder report = new StringBuilder();
+        boolean pass;
+        if (o.prune()) {
+            pass = PruneCheck.report(setup, build, version, report);
+            finish(report, false);
+            return pass;
+        }
+        List<String> failures = Processes.text(setup.dir("c").resolve("recordmcount-failures.log"))
+                .lines()
+                .toList();
+        // --per-link: no per-object tables to compare, only the kernels' tables.
+        ObjectComparison objects = o.perLink()
+                ? ObjectComparison.none()
+                : ObjectComparison.compare(setup.dir("c"), setup.dir("mcountkit"), failures);
+        Processes.write(setup.out().resolve("objects.diff"), Initramfs.lines(objects.differences()));
+        Processes.write(setup.out().resolve("c-dropped.objects"), Initramfs.lines(objects.droppedObjects()));
+        List<String> c = table("c");
+        List<String> m = table("mcountkit");
+        List<String> failedObjects = failures.stream()
+                .map(l -> l.substring(0, l.indexOf(':') < 0 ? l.length() : l.indexOf(':')))
+                .distinct()
+                .sorted()
+                .toList();
+        VmlinuxDiff diff = VmlinuxDiff.of(c, m, setup.dir("mcountkit"), failedObjects, objects.droppedObjects());
+        Processes.write(setup.out().resolve("vmlinux.diff"), Initramfs.lines(diff.lines()));
+        Map<String, BootLog> boots = new LinkedHashMap<>();
+        for (String kernel : setup.kernels()) {
+            boots.put(kernel, new BootLog(Processes.text(setup.dir(kernel).resolve("boot.txt"))));
+        }
+        String source = Tools.check("dpkg-query", "-W", "-f=${Package} ${Version}", "linux-source-" + o.linux());
+        KernelReport.Inputs inputs = new KernelReport.Inputs(
+                setup, version, source, build.compiler(), boots, verifies, objects, diff, failures);
+        report.append(KernelReport.text(inputs));
+        pass = KernelReport.reasons(inputs).isEmpty();
+        finish(report, false);
+        if (o.modules()) {
+            StringBuilder modules = new StringBuilder();
+            pass &= ModulesCheck.report(setup, modules);
+            finish(modules, true);
+        }
+        Setup.say("report written to " + setup.report());
+        return pass;
+    }
+
+    /** The kernel's table as function+offset, sorted, kept beside its build as vmlinux.table. */
+    private List<String> table(String kernel) {
+        Path dir = setup.dir(kernel);
+        List<String> table = KernelTable.read(dir.resolve("vmlinux"), KernelTable.Bounds.KERNEL)
+                .functionOffsets();
+        Processes.write(dir.resolve("vmlinux.table"), Initramfs.lines(table));
+        return table;
+    }
+
+    /** Prints a report part and writes it to report.txt (tee, or tee -a). */
+    private void finish(StringBuilder text, boolean append) {
+        System.out.print(text);
+        System.out.flush();
+        try {
+            if (append) {
+                Files.writeString(setup.report(), text, java.nio.file.StandardOpenOption.APPEND);
+            } else {
+                Files.writeString(setup.report(), text);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (setup.options().prune()) {
+            Setup.say("report written to " + setup.report());
+        }
+    }
+
+    private void buildKernels(Path perLinkSrc) {
+        Options o = setup.options();
+        if (o.reuse()) {
+            for (String kernel : setup.kernels()) {
+                if (!Files.isRegularFile(
+                        setup.dir(kernel).resolve(setup.machine().image()))) {
+                    throw new KernelCheckException("--reuse: no finished " + kernel + " build in " + setup.dir(kernel));
+                }
+            }
+        } else {
+            Source.remove(setup.out());
+            KernelBuild.mkdirs(setup.out());
+            if (o.prune()) {
+                PruneBuild.run(setup, build);
+            } else if (o.perLink()) {
+                // The patched kernel first, the new one (on a busy machine its build may be all there is time for).
+                build.perLinkBuild(perLinkSrc);
+                build.build("c", setup.src(), Map.of());
+            } else {
+                build.build("c", setup.src(), Map.of());
+                build.build("mcountkit", setup.src(), Map.of());
+            }
+        }
+        if (!o.prune()
+                && !Arrays.equals(
+                        ObjectTables.read(setup.dir("c").resolve(".config")),
+                        ObjectTables.read(setup.dir("mcountkit").resolve(".config")))) {
+            throw new KernelCheckException("the two builds' .config files differ");
+        }
+    }
+
+    /** The initramfs each kernel boots with: none, --prune's (one for both) or each build's own with its modules. */
+    private Map<String, Path> initramfs() {
+        Map<String, Path> initrds = new LinkedHashMap<>();
+        Initramfs initramfs = new Initramfs(setup);
+        if (setup.options().prune()) {
+            Path cpio = initramfs.forPrune();
+            setup.kernels().forEach(k -> initrds.put(k, cpio));
+        } else if (setup.options().modules()) {
+            initramfs.moduleImages();
+            setup.kernels().forEach(k -> initrds.put(k, initramfs.forModules(k)));
+        }
+        return initrds;
+    }
+}

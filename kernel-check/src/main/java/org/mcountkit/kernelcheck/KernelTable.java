@@ -1,0 +1,242 @@
+package org.mcountkit.kernelcheck;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.mcountkit.api.Section;
+import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.PruneOracle;
+import org.mcountkit.core.testkit.Toolchain;
+
+/**
+ * A linked kernel's ftrace table read without mcountkit's reader: symbols from binutils' nm, the
+ * words through jelf, the relocations from readelf (the bash version's table_values, vmlinux_table,
+ * locate_entries and table_relocations, without its awk arithmetic).
+ */
+public final class KernelTable {
+
+    /** The host's binutils: binutils-multiarch's nm and readelf read every machine's files. */
+    static final Toolchain BINUTILS = Toolchain.X86_64;
+
+    /** The symbols that bound the table: the kernel's, or a test program's linker-made ones. */
+    public record Bounds(String start, String stop) {
+        public static final Bounds KERNEL = new Bounds("__start_mcount_loc", "__stop_mcount_loc");
+    }
+
+    /** One function symbol of {@code nm}: address, size (0 when nm gives none) and name. */
+    record FunctionSymbol(long address, long size, String name) {}
+
+    /** A non-zero table value and the function 6.15's rule puts it in ({@code -} for none), and whether it is in init text. */
+    public record Located(long value, String function, boolean init) {}
+
+    private final Path image;
+    private final int word;
+    private final long mask;
+    private final List<Long> values;
+
+    private KernelTable(Path image, int word, List<Long> values) {
+        this.image = image;
+        this.word = word;
+        this.mask = word == 8 ? -1L : 0xffffffffL;
+        this.values = values;
+    }
+
+    /**
+     * The table values in table order: the words between the bounds, except that a word an
+     * R_*_RELATIVE relocation of {@code .rela.dyn} fills at boot (a relocatable arm64 kernel holds 0
+     * in the file there) is that relocation's addend (table_values).
+     */
+    public static KernelTable read(Path image, Bounds bounds) {
+        JelfElfFile elf = new JelfElfFile(image);
+        int word = elf.target().pointerSize();
+        long mask = word == 8 ? -1L : 0xffffffffL;
+        // nm prints a 32-bit MIPS kernel's addresses sign-extended to 64 bits: only the word counts.
+        long start = PruneOracle.symbol(BINUTILS, image, bounds.start()) & mask;
+        long stop = PruneOracle.symbol(BINUTILS, image, bounds.stop()) & mask;
+        Section holder = elf.sections().stream()
+                .filter(s -> s.type() != Section.SHT_NULL && s.type() != Section.SHT_NOBITS)
+                .filter(s -> start >= s.address() && start < s.address() + s.size())
+                .findFirst()
+                .orElseThrow(() ->
+                        new KernelCheckException(image + ": " + bounds.start() + " is in no section with contents"));
+        ByteBuffer bytes = elf.bytes(holder);
+        List<Long> values = new ArrayList<>();
+        for (long at = start; at < stop; at += word) {
+            int p = (int) (at - holder.address());
+            values.add(word == 8 ? bytes.getLong(p) : bytes.getInt(p) & 0xffffffffL);
+        }
+        String section = "";
+        for (String line : BINUTILS.run("readelf", "-W", "-r", image.toString()).split("\n")) {
+            if (line.startsWith("Relocation section ")) {
+                section = line;
+                continue;
+            }
+            String[] f = line.trim().split("\\s+");
+            if (!section.contains("'.rela.dyn'") || f.length < 4 || !f[2].endsWith("_RELATIVE")) {
+                continue;
+            }
+            long offset = Long.parseUnsignedLong(f[0], 16);
+            if (offset >= start && offset < stop) {
+                values.set((int) ((offset - start) / word), addend(f[f.length - 1]) & mask);
+            }
+        }
+        return new KernelTable(image, word, values);
+    }
+
+    /** readelf prints an addend with the top bit set as negative ({@code -3ff7df6d64}): its two's complement. */
+    static long addend(String text) {
+        return text.startsWith("-") ? -Long.parseUnsignedLong(text.substring(1), 16) : Long.parseUnsignedLong(text, 16);
+    }
+
+    public int word() {
+        return word;
+    }
+
+    public List<Long> values() {
+        return values;
+    }
+
+    /** A value as the bash version printed it: 2 hex digits a byte. */
+    public String hex(long value) {
+        return String.format("%0" + (2 * word) + "x", value & mask);
+    }
+
+    /**
+     * The table as "function+0xoffset" (the nearest t, T, w or W symbol at or below each value;
+     * of several at one address the last by name) and "(zero)" for each zero, sorted (vmlinux_table).
+     */
+    public List<String> functionOffsets() {
+        List<FunctionSymbol> symbols = new ArrayList<>();
+        for (String line :
+                BINUTILS.run("nm", "--defined-only", image.toString()).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 3 && f[1].matches("[tTwW]")) {
+                symbols.add(new FunctionSymbol(Long.parseUnsignedLong(f[0], 16) & mask, 0, f[2]));
+            }
+        }
+        symbols.sort(Comparator.comparing(FunctionSymbol::address, Long::compareUnsigned)
+                .thenComparing(FunctionSymbol::name));
+        List<String> out = new ArrayList<>();
+        for (long value : values) {
+            if (value == 0) {
+                out.add("(zero)");
+                continue;
+            }
+            FunctionSymbol at = atOrBelow(symbols, value);
+            String name = at == null ? "" : at.name();
+            long base = at == null ? 0 : at.address();
+            // An offset is the difference of the low 32 bits: kernel text lies in one 4 GB window.
+            out.add(name + "+0x" + Long.toHexString((value & 0xffffffffL) - (base & 0xffffffffL)));
+        }
+        out.sort(Comparator.naturalOrder());
+        return out;
+    }
+
+    /** The last symbol (in address, then name order) whose address is at or below {@code value}. */
+    private static FunctionSymbol atOrBelow(List<FunctionSymbol> sorted, long value) {
+        int i = lastAtOrBelow(sorted, value);
+        return i < 0 ? null : sorted.get(i);
+    }
+
+    /** The index of the last symbol whose address is at or below {@code value}, or -1. */
+    private static int lastAtOrBelow(List<FunctionSymbol> sorted, long value) {
+        int lo = 0;
+        int hi = sorted.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(sorted.get(mid).address(), value) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo - 1;
+    }
+
+    /**
+     * Each non-zero value with the function symbol it lies in by Linux 6.15's rule
+     * (scripts/sorttable.c): the t, T or W symbol of {@code nm -S} with the greatest address at or
+     * below it (the widest of those at that address), when the value is below its address + size;
+     * on arm64 ({@code before} 8) a value up to that many bytes before a function is that
+     * function's. In value order (locate_entries).
+     */
+    public List<Located> locate(long before) {
+        List<FunctionSymbol> symbols = new ArrayList<>();
+        for (String line :
+                BINUTILS.run("nm", "-S", "--defined-only", image.toString()).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 4 && f[2].matches("[tTwW]")) {
+                symbols.add(new FunctionSymbol(
+                        Long.parseUnsignedLong(f[0], 16) & mask, Long.parseUnsignedLong(f[1], 16), f[3]));
+            }
+        }
+        // At one address the widest symbol wins; of equally wide ones the first by name.
+        symbols.sort(Comparator.comparing(FunctionSymbol::address, Long::compareUnsigned)
+                .thenComparing(FunctionSymbol::size, Comparator.reverseOrder())
+                .thenComparing(FunctionSymbol::name));
+        // A program that is not a kernel has no init text.
+        Map<String, Long> all = symbols(image);
+        long sinit = all.getOrDefault("_sinittext", 0L) & mask;
+        long einit = all.getOrDefault("_einittext", 0L) & mask;
+        List<Long> sorted = new ArrayList<>(values.stream().filter(v -> v != 0).toList());
+        sorted.sort(Long::compareUnsigned);
+        List<Located> out = new ArrayList<>();
+        for (long value : sorted) {
+            String function = "-";
+            FunctionSymbol below = widestAtOrBelow(symbols, value);
+            if (below != null && Long.compareUnsigned(value - below.address(), below.size()) < 0) {
+                function = below.name();
+            } else {
+                FunctionSymbol after = firstAbove(symbols, value);
+                if (after != null && after.address() - value <= before) {
+                    function = after.name();
+                }
+            }
+            boolean init = Long.compareUnsigned(value, sinit) >= 0 && Long.compareUnsigned(value, einit) < 0;
+            out.add(new Located(value, function, init));
+        }
+        return out;
+    }
+
+    /** The first symbol at the greatest address at or below {@code value}: the widest there. */
+    private static FunctionSymbol widestAtOrBelow(List<FunctionSymbol> sorted, long value) {
+        int i = lastAtOrBelow(sorted, value);
+        while (i > 0 && sorted.get(i - 1).address() == sorted.get(i).address()) {
+            i--;
+        }
+        return i < 0 ? null : sorted.get(i);
+    }
+
+    private static FunctionSymbol firstAbove(List<FunctionSymbol> sorted, long value) {
+        int next = lastAtOrBelow(sorted, value) + 1;
+        return next < sorted.size() ? sorted.get(next) : null;
+    }
+
+    /** Every symbol nm shows, by name (the first of a name), with its address. */
+    private static Map<String, Long> symbols(Path image) {
+        Map<String, Long> symbols = new HashMap<>();
+        for (String line : BINUTILS.run("nm", image.toString()).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 3) {
+                symbols.putIfAbsent(f[2], Long.parseUnsignedLong(f[0], 16));
+            }
+        }
+        return symbols;
+    }
+
+    /** The relocations whose place is in the table, counted by type name, in type order (table_relocations). */
+    public Map<String, Integer> relocationsByType(Bounds bounds) {
+        long start = PruneOracle.symbol(BINUTILS, image, bounds.start()) & mask;
+        long stop = PruneOracle.symbol(BINUTILS, image, bounds.stop()) & mask;
+        Map<String, Integer> counts = new TreeMap<>();
+        for (PruneOracle.RelocationLine r : PruneOracle.relocationsInto(BINUTILS, image, start, stop)) {
+            counts.merge(r.type(), 1, Integer::sum);
+        }
+        return counts;
+    }
+}

@@ -1,0 +1,130 @@
+package org.mcountkit.kernelcheck;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The rows of {@code machines.conf}: {@code [ARCH]} blocks of {@code key = value} lines, comments
+ * from {@code #}. Every row must give every key, so a new row cannot forget one.
+ */
+public final class Machines {
+
+    static final Set<String> KEYS = Set.of(
+            "karch",
+            "cross",
+            "native-host",
+            "compiler-package",
+            "enable",
+            "disable",
+            "qemu-package",
+            "qemu",
+            "image",
+            "console",
+            "append",
+            "word",
+            "stop-at-panic",
+            "busybox-arch");
+
+    private final Map<String, Machine> rows;
+
+    private Machines(Map<String, Machine> rows) {
+        this.rows = rows;
+    }
+
+    /** The rows shipped with kernel-check. */
+    public static Machines bundled() {
+        try (InputStream in = Machines.class.getResourceAsStream("machines.conf")) {
+            if (in == null) {
+                throw new IllegalStateException("machines.conf is missing from the jar");
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static Machines parse(String text) {
+        Map<String, Map<String, String>> blocks = new LinkedHashMap<>();
+        Map<String, String> current = null;
+        int number = 0;
+        for (String raw : text.split("\n")) {
+            number++;
+            String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            if (line.startsWith("[") && line.endsWith("]")) {
+                current = new LinkedHashMap<>();
+                if (blocks.put(line.substring(1, line.length() - 1), current) != null) {
+                    throw new IllegalArgumentException("machines.conf:" + number + ": " + line + " given twice");
+                }
+                continue;
+            }
+            int eq = line.indexOf('=');
+            if (current == null || eq < 0) {
+                throw new IllegalArgumentException("machines.conf:" + number + ": not [ARCH] or KEY = VALUE: " + line);
+            }
+            String key = line.substring(0, eq).strip();
+            if (!KEYS.contains(key)) {
+                throw new IllegalArgumentException("machines.conf:" + number + ": unknown key " + key);
+            }
+            current.put(key, line.substring(eq + 1).strip());
+        }
+        Map<String, Machine> rows = new LinkedHashMap<>();
+        blocks.forEach((arch, keys) -> rows.put(arch, machine(arch, keys)));
+        return new Machines(rows);
+    }
+
+    private static Machine machine(String arch, Map<String, String> keys) {
+        for (String key : KEYS) {
+            if (!keys.containsKey(key)) {
+                throw new IllegalArgumentException("machines.conf: [" + arch + "] has no " + key);
+            }
+        }
+        return new Machine(
+                arch,
+                keys.get("karch"),
+                keys.get("cross"),
+                keys.get("native-host"),
+                keys.get("compiler-package"),
+                words(keys.get("enable")),
+                words(keys.get("disable")),
+                keys.get("qemu-package"),
+                words(keys.get("qemu")),
+                keys.get("image"),
+                keys.get("console"),
+                keys.get("append"),
+                Integer.parseInt(keys.get("word")),
+                yes(arch, keys.get("stop-at-panic")),
+                keys.get("busybox-arch"));
+    }
+
+    private static boolean yes(String arch, String value) {
+        if (!value.equals("yes") && !value.equals("no")) {
+            throw new IllegalArgumentException(
+                    "machines.conf: [" + arch + "] stop-at-panic is yes or no, not " + value);
+        }
+        return value.equals("yes");
+    }
+
+    static List<String> words(String value) {
+        return value.isEmpty() ? List.of() : Arrays.asList(value.split("\\s+"));
+    }
+
+    public Optional<Machine> get(String arch) {
+        return Optional.ofNullable(rows.get(arch));
+    }
+
+    /** The ARCH names in file order, as the usage line lists them. */
+    public List<String> names() {
+        return List.copyOf(rows.keySet());
+    }
+}

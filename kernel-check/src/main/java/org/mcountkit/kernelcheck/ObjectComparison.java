@@ -1,0 +1,142 @@
+package org.mcountkit.kernelcheck;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Every object and module of the mcountkit build against the C build's copy, table by table
+ * (the bash version's compare_objects): byte-identical, the same table with only padding or data
+ * neither tool writes differing, no table from a C tool that failed, sites the C tool dropped
+ * across sections (MIPS), or unexplained.
+ */
+record ObjectComparison(
+        int objects,
+        int identical,
+        int padding,
+        int failedC,
+        int droppedC,
+        int unexplained,
+        List<String> differences,
+        List<String> droppedObjects) {
+
+    static ObjectComparison none() {
+        return new ObjectComparison(0, 0, 0, 0, 0, 0, List.of(), List.of());
+    }
+
+    static ObjectComparison compare(Path cDir, Path mDir, List<String> cFailures) {
+        int objects = 0;
+        int identical = 0;
+        int padding = 0;
+        int failedC = 0;
+        int droppedC = 0;
+        int unexplained = 0;
+        List<String> diff = new ArrayList<>();
+        List<String> dropped = new ArrayList<>();
+        for (String rel : objectsOf(mDir)) {
+            Path a = cDir.resolve(rel);
+            Path b = mDir.resolve(rel);
+            if (!Files.isRegularFile(a)) {
+                diff.add(rel + ": only in the mcountkit build");
+                unexplained++;
+                continue;
+            }
+            boolean same = Arrays.equals(ObjectTables.read(a), ObjectTables.read(b));
+            String ta = ObjectTables.table(a);
+            String tb = same ? ta : ObjectTables.table(b);
+            if (ta.isEmpty() && tb.isEmpty()) {
+                continue;
+            }
+            objects++;
+            Optional<String> failure =
+                    cFailures.stream().filter(l -> l.startsWith(rel + ": ")).findFirst();
+            Optional<String> data;
+            if (same) {
+                identical++;
+            } else if (ta.equals(tb) && ObjectTables.differsOnlyInPadding(a, b)) {
+                padding++;
+                diff.add(rel + ": same table (" + ObjectTables.entries(b)
+                        + " entries); differs only in alignment padding outside every section:"
+                        + ObjectTables.paddingBytes(a, b));
+            } else if (ta.equals(tb) && (data = ObjectTables.differsOnlyInData(a, b)).isPresent()) {
+                padding++;
+                diff.add(rel + ": same table (" + ObjectTables.entries(b)
+                        + " entries); differs only in data neither tool writes: " + data.get());
+            } else if (ta.isEmpty() && failure.isPresent()) {
+                failedC++;
+                String reason = failure.get().substring(failure.get().indexOf(' ') + 1);
+                diff.add(rel + ": no table from the C tool, which failed: " + reason + "; mcountkit's has "
+                        + ObjectTables.entries(b) + " entries");
+            } else if (mipsCToolDropped(a, b)) {
+                droppedC++;
+                dropped.add(rel);
+                diff.add(
+                        rel + ": the C tool dropped " + String.join(" ", ObjectTables.mipsCrossSectionDrops(a))
+                                + ", each 4 bytes past the hook relocation it saw last, in another section"
+                                + " (MIPS_is_fake_mcount keeps that offset in a static variable); every other entry is the same");
+            } else {
+                unexplained++;
+                diff.add(rel + ": tables differ (C tool " + ObjectTables.entries(a) + " entries, mcountkit "
+                        + ObjectTables.entries(b) + ") for no known reason:");
+                diff.addAll(lineDiff(ta, tb));
+            }
+        }
+        return new ObjectComparison(objects, identical, padding, failedC, droppedC, unexplained, diff, dropped);
+    }
+
+    /** Every .o and .ko of a build folder but vmlinux.o and the .tmp_ files, relative, sorted. */
+    static List<String> objectsOf(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(p -> {
+                        String name = p.getFileName().toString();
+                        return (name.endsWith(".o") || name.endsWith(".ko"))
+                                && !name.equals("vmlinux.o")
+                                && !name.startsWith(".tmp_");
+                    })
+                    .map(p -> dir.relativize(p).toString())
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * True when the two MIPS objects' tables differ only by the hook relocations the C tool
+     * dropped across sections: mcountkit's entries are the C tool's and those.
+     */
+    private static boolean mipsCToolDropped(Path a, Path b) {
+        if (!ObjectTables.isMips(a)) {
+            return false;
+        }
+        List<String> drops = ObjectTables.mipsCrossSectionDrops(a);
+        if (drops.isEmpty()) {
+            return false;
+        }
+        List<String> expected = new ArrayList<>(ObjectTables.entryPlaces(a));
+        expected.addAll(drops);
+        List<String> actual = new ArrayList<>(ObjectTables.entryPlaces(b));
+        expected.sort(null);
+        actual.sort(null);
+        return expected.equals(actual);
+    }
+
+    /** The lines only the C tool's table has ("< ") and only mcountkit's has ("> "), indented. */
+    private static List<String> lineDiff(String a, String b) {
+        Set<String> left = new HashSet<>(a.lines().toList());
+        Set<String> right = new HashSet<>(b.lines().toList());
+        List<String> out = new ArrayList<>();
+        a.lines().filter(l -> !right.contains(l)).forEach(l -> out.add("    < " + l));
+        b.lines().filter(l -> !left.contains(l)).forEach(l -> out.add("    > " + l));
+        return out;
+    }
+}

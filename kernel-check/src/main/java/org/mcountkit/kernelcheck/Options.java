@@ -1,0 +1,120 @@
+package org.mcountkit.kernelcheck;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** bin/kernel-check's command line (the bash version's option loop and its checks). */
+public record Options(
+        String linux,
+        String cc,
+        boolean reuse,
+        boolean modules,
+        boolean prune,
+        boolean kernelTables,
+        List<String> enable,
+        boolean perLink,
+        String arch) {
+
+    public static final String USAGE =
+            "usage: bin/kernel-check [--linux 6.1|6.12] [--cc gcc|clang] [--reuse] [--modules]"
+                    + " [--prune [--kernel-tables] [--enable 'OPTION...'] | --per-link] ARCH"
+                    + "   (x86_64, i386, arm64, arm, arm-thumb2, mips, mips64, ppc64le, ppc64, sparc64)";
+
+    /** A command line kernel-check refuses: the lines to print, exit 2. */
+    public static final class UsageException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** Options before ARCH, ARCH last (as the bash loop reads them while more than one word is left). */
+    public static Options parse(List<String> args) {
+        String linux = "6.1";
+        String cc = "gcc";
+        boolean reuse = false;
+        boolean modules = false;
+        boolean prune = false;
+        boolean kernelTables = false;
+        boolean perLink = false;
+        List<String> enable = new ArrayList<>();
+        int i = 0;
+        for (; i < args.size() - 1; i++) {
+            String arg = args.get(i);
+            boolean valued = arg.equals("--linux") || arg.equals("--cc") || arg.equals("--enable");
+            if (valued && i + 2 >= args.size()) {
+                throw new UsageException(USAGE);
+            }
+            switch (arg) {
+                case "--linux" -> linux = args.get(++i);
+                case "--cc" -> cc = args.get(++i);
+                case "--enable" -> enable.addAll(Machines.words(args.get(++i).strip()));
+                case "--reuse" -> reuse = true;
+                case "--modules" -> modules = true;
+                case "--prune" -> prune = true;
+                case "--kernel-tables" -> kernelTables = true;
+                case "--per-link" -> perLink = true;
+                default -> throw new UsageException(USAGE);
+            }
+        }
+        if (i != args.size() - 1) {
+            throw new UsageException(USAGE);
+        }
+        if (!enable.isEmpty() && !prune) {
+            throw new UsageException("kernel-check: --enable goes with --prune");
+        }
+        if (kernelTables && !prune) {
+            throw new UsageException("kernel-check: --kernel-tables goes with --prune");
+        }
+        if (perLink && prune) {
+            throw new UsageException("kernel-check: --per-link and --prune are separate checks");
+        }
+        if (modules && prune) {
+            throw new UsageException("kernel-check: --modules and --prune are separate runs");
+        }
+        if (!linux.equals("6.1") && !linux.equals("6.12")) {
+            throw new UsageException("kernel-check: --linux takes 6.1 or 6.12 (Debian's linux-source packages)");
+        }
+        if (!cc.equals("gcc") && !cc.equals("clang")) {
+            throw new UsageException("kernel-check: --cc takes gcc or clang");
+        }
+        return new Options(linux, cc, reuse, modules, prune, kernelTables, List.copyOf(enable), perLink, args.get(i));
+    }
+
+    /**
+     * The run's folder name under the work folder: ARCH, then one suffix per option that changes
+     * what is built (the --prune runs keep a folder per set of extra options).
+     */
+    public String folderName() {
+        StringBuilder name = new StringBuilder(arch);
+        if (!linux.equals("6.1")) {
+            name.append('-').append(linux);
+        }
+        if (!cc.equals("gcc")) {
+            name.append('-').append(cc);
+        }
+        if (prune) {
+            name.append("-prune");
+        }
+        if (modules) {
+            name.append("-modules");
+        }
+        if (kernelTables) {
+            name.append("-kernel-tables");
+        }
+        for (String option : enable) {
+            name.append('-').append(option.toLowerCase(Locale.ROOT).replace('_', '-'));
+        }
+        if (perLink) {
+            name.append("-per-link");
+        }
+        return name.toString();
+    }
+
+    /** The two kernels booted and checked: the C tool's and mcountkit's, or with --prune mcountkit's before and after. */
+    public List<String> kernels() {
+        return prune ? List.of("unpruned", "pruned") : List.of("c", "mcountkit");
+    }
+}

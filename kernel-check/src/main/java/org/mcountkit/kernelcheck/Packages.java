@@ -1,0 +1,75 @@
+package org.mcountkit.kernelcheck;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.mcountkit.core.testkit.Command;
+
+/** The Debian packages a run needs, installed when missing (the bash version's "what it needs"). */
+final class Packages {
+
+    private Packages() {}
+
+    static List<String> needed(Setup setup) {
+        Options o = setup.options();
+        List<String> packages = new ArrayList<>(List.of(
+                "linux-source-" + o.linux(),
+                "make",
+                "bc",
+                "flex",
+                "bison",
+                "libelf-dev",
+                "libssl-dev",
+                "cpio",
+                "xz-utils",
+                "binutils",
+                setup.machine().compilerPackageOn(setup.host()),
+                setup.machine().qemuPackage()));
+        String cross = setup.cross();
+        if (!cross.isEmpty()) {
+            packages.add("binutils-" + cross.substring(0, cross.length() - 1));
+        }
+        // --modules makes an ISO 9660, a FAT and an ext4 image for the modules to mount.
+        if (o.modules()) {
+            packages.addAll(List.of("genisoimage", "dosfstools", "e2fsprogs"));
+        }
+        if (o.cc().equals("clang")) {
+            packages.addAll(List.of("clang-19", "lld-19", "llvm-19"));
+        }
+        return packages;
+    }
+
+    static boolean installed(String name) {
+        return Command.run(null, List.of("dpkg-query", "-W", "-f=${Status}", name))
+                .stdout()
+                .contains("install ok installed");
+    }
+
+    /** sudo when not root and sudo is there. */
+    static List<String> sudo() {
+        boolean root = Tools.check("id", "-u").strip().equals("0");
+        return !root && Command.available("sudo") ? List.of("sudo") : List.of();
+    }
+
+    static void install(List<String> packages) {
+        List<String> missing = packages.stream().filter(p -> !installed(p)).toList();
+        if (missing.isEmpty()) {
+            return;
+        }
+        Setup.say("installing " + String.join(" ", missing));
+        // Waits for another apt-get (a parallel job) instead of failing on its lock.
+        aptGet(List.of("update", "-q"));
+        List<String> install = new ArrayList<>(List.of("install", "-y", "-q", "--no-install-recommends"));
+        install.addAll(missing);
+        aptGet(install);
+    }
+
+    static void aptGet(List<String> args) {
+        List<String> command = new ArrayList<>(sudo());
+        command.addAll(List.of("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-o", "DPkg::Lock::Timeout=900"));
+        command.addAll(args);
+        if (Processes.run(command, null, Map.of(), null, null) != 0) {
+            throw new KernelCheckException("apt-get " + String.join(" ", args) + " failed");
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package org.mcountkit.kernelcheck;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * The kernel source: unpacked once into the work folder with the Kconfig edits, then only read
+ * (the bash version's kconfig_edits, add_depends_n, the unpacking and per_link_source).
+ */
+final class Source {
+
+    /** Changes whenever {@link #kconfigEdits} does, so a cached tree with older edits is unpacked again. */
+    private static final String EDITS = "kconfig-edits 1";
+
+    private Source() {}
+
+    /**
+     * The edits make recordmcount write the tables: kernel/trace/Kconfig would otherwise pick gcc's
+     * -mrecord-mcount (x86) or objtool (x86_64) first, and arm64 would use
+     * -fpatchable-function-entry=2 instead of -pg. Each edit adds "depends on n" to one option.
+     * (6.12's arm64 names the patchable-entry options WITH_ARGS; clang has its own option.)
+     */
+    static void kconfigEdits(Path dir, String linux) {
+        String with = linux.equals("6.1") ? "REGS" : "ARGS";
+        addDependsN(dir.resolve("kernel/trace/Kconfig"), "FTRACE_MCOUNT_USE_CC");
+        addDependsN(dir.resolve("kernel/trace/Kconfig"), "FTRACE_MCOUNT_USE_OBJTOOL");
+        addDependsN(dir.resolve("arch/arm64/Kconfig"), "GCC_SUPPORTS_DYNAMIC_FTRACE_WITH_" + with);
+        addDependsN(dir.resolve("arch/arm64/Kconfig"), "CLANG_SUPPORTS_DYNAMIC_FTRACE_WITH_" + with);
+    }
+
+    static void addDependsN(Path file, String option) {
+        try {
+            List<String> lines = new ArrayList<>(Files.readAllLines(file));
+            int at = lines.indexOf("config " + option);
+            if (at < 0) {
+                throw new KernelCheckException(file + ": no 'config " + option + "' to edit");
+            }
+            lines.add(at + 1, "\tdepends on n");
+            Files.write(file, lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The tree for this run, unpacked (and edited unless --kernel-tables) when its stamp is not this tarball's. */
+    static void prepare(Setup setup) {
+        String edits = setup.options().kernelTables()
+                ? "unedited"
+                : EDITS + " " + setup.options().linux();
+        String key = tarballStamp(setup.tarball()) + " " + edits;
+        unpack(setup, setup.src(), key, tmp -> {
+            if (!setup.options().kernelTables()) {
+                kconfigEdits(tmp, setup.options().linux());
+            }
+        });
+    }
+
+    /**
+     * The --per-link tree: its own (the C tool's build reads the unpatched one), with
+     * docs/per-link.patch and the Kconfig edits. The patch must apply to the clean tree: checked
+     * with --dry-run before it is applied.
+     */
+    static Path perLink(Setup setup) {
+        Path patch = setup.mcountkit().root().resolve("docs/per-link.patch");
+        Path dir = setup.work().resolve("linux-" + setup.options().linux() + "-per-link");
+        String key = tarballStamp(setup.tarball()) + " " + EDITS + " "
+                + setup.options().linux() + " " + crc(patch);
+        unpack(setup, dir, key, tmp -> {
+            List<String> dry = List.of("patch", "-p1", "--dry-run", "-s", "-i", patch.toString());
+            List<String> apply = List.of("patch", "-p1", "-s", "-i", patch.toString());
+            if (Processes.run(dry, tmp, Map.of(), null, null) != 0
+                    || Processes.run(apply, tmp, Map.of(), null, null) != 0) {
+                throw new KernelCheckException(patch + " does not apply to a clean " + setup.tarball());
+            }
+            kconfigEdits(tmp, setup.options().linux());
+        });
+        return dir;
+    }
+
+    private interface Edit {
+        void apply(Path tree);
+    }
+
+    private static void unpack(Setup setup, Path dir, String key, Edit edit) {
+        Path stamp = dir.resolve(".kernel-check-stamp");
+        if (Processes.text(stamp).strip().equals(key)) {
+            return;
+        }
+        Setup.say("unpacking " + setup.tarball() + " into " + dir);
+        Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp");
+        remove(dir);
+        remove(tmp);
+        try {
+            Files.createDirectories(tmp);
+            List<String> tar =
+                    List.of("tar", "-xJf", setup.tarball().toString(), "-C", tmp.toString(), "--strip-components=1");
+            if (Processes.run(tar, null, Map.of(), null, null) != 0) {
+                throw new KernelCheckException("unpacking " + setup.tarball() + " failed");
+            }
+            edit.apply(tmp);
+            Files.writeString(tmp.resolve(".kernel-check-stamp"), key + "\n");
+            Files.move(tmp, dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void remove(Path dir) {
+        if (Processes.run(List.of("rm", "-rf", dir.toString()), null, Map.of(), null, null) != 0) {
+            throw new KernelCheckException("rm -rf " + dir + " failed");
+        }
+    }
+
+    private static String tarballStamp(Path tarball) {
+        try {
+            return Files.size(tarball) + " "
+                    + Files.getLastModifiedTime(tarball).toMillis() / 1000;
+        } catch (IOException e) {
+            throw new KernelCheckException(tarball + ": " + e.getMessage());
+        }
+    }
+
+    private static long crc(Path file) {
+        CRC32 crc = new CRC32();
+        crc.update(ObjectTables.read(file));
+        return crc.getValue();
+    }
+}

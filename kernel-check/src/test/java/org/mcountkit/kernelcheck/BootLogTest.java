@@ -1,0 +1,75 @@
+package org.mcountkit.kernelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Self-tests and problems read from boot logs shaped as Linux 6.1 prints them. */
+class BootLogTest {
+
+    private static final String PASSING = """
+            [    0.000000] Linux version 6.1.192
+            [    0.101000] ftrace: allocating 8777 entries in 35 pages
+            [    1.200000] Testing tracer function: PASSED
+            [    1.300000] Testing dynamic ftrace: PASSED
+            [    1.400000] Testing tracer function_graph:\s
+            [    1.450000] random: crng init done
+            [    1.500000] PASSED
+            [    1.600000] Testing event sched_switch: OK
+            [    2.000000] Kernel panic - not syncing: No working init found.
+            """;
+
+    @Test
+    void aTestEndsOnItsOwnLineOrALaterOne() {
+        BootLog log = new BootLog(PASSING);
+
+        assertEquals(
+                List.of(
+                        "PASSED tracer function",
+                        "PASSED dynamic ftrace",
+                        "PASSED tracer function_graph",
+                        "OK event sched_switch"),
+                log.selfTests().stream().map(BootLog.SelfTest::toString).toList());
+        assertEquals(List.of("tracer function", "dynamic ftrace", "tracer function_graph"), log.passed());
+        assertEquals(1, log.count("OK"));
+        assertEquals(Optional.of("8777"), log.allocating());
+        assertEquals(List.of(), log.problems(BootLog.Ending.PANIC));
+    }
+
+    @Test
+    void aFailedTestATestCutShortAndAWarningAreEachAProblem() {
+        String text = """
+                [    1.200000] Testing tracer function: PASSED
+                [    1.300000] Testing dynamic ftrace: .. filter failed count=0 ..FAILED!
+                [    1.400000] Testing tracer nop:\s
+                [    1.500000] Testing ftrace regs:\s
+                [    1.600000] WARNING: CPU: 0 PID: 1 at kernel/trace/ftrace.c:2000
+                """;
+
+        List<String> problems = new BootLog(text).problems(BootLog.Ending.MODULES);
+
+        assertEquals(
+                List.of(
+                        "no 'ftrace: allocating N entries' line",
+                        "the self-test 'dynamic ftrace' did not pass",
+                        "self-test dynamic ftrace: FAILED",
+                        "self-test tracer nop: did not finish",
+                        "self-test ftrace regs: did not finish",
+                        "line 2:[    1.300000] Testing dynamic ftrace: .. filter failed count=0 ..FAILED!",
+                        "line 5:[    1.600000] WARNING: CPU: 0 PID: 1 at kernel/trace/ftrace.c:2000",
+                        "the boot did not run to its end (the initramfs printed no 'kernel-check: modules end')"),
+                problems);
+    }
+
+    @Test
+    void theInitramfsEndsAreWholeLines() {
+        String text = PASSING + "kernel-check: available_filter_functions end\n";
+
+        assertEquals(List.of(), new BootLog(text).problems(BootLog.Ending.FILTER_FUNCTIONS));
+        assertEquals(
+                List.of("the boot did not run to its end (the initramfs printed no 'kernel-check: modules end')"),
+                new BootLog(text).problems(BootLog.Ending.MODULES));
+    }
+}

@@ -1,0 +1,126 @@
+package org.mcountkit.kernelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mcountkit.core.testkit.Command;
+import org.mcountkit.core.testkit.PruneOracle;
+import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.core.testkit.Toolchain;
+
+/**
+ * {@link KernelTable} on programs linked by gcc whose weak {@code pick} a strong one overrides
+ * (the testkit's weak program): the table read between its linker-made bounds, and Linux 6.15's
+ * rule, checked against the testkit's readers.
+ */
+class KernelTableTest {
+
+    @TempDir
+    Path dir;
+
+    /** The weak program for gcc's {@code __patchable_function_entries}, whose bounds ld makes as it is referenced. */
+    private static final String WEAK_PATCHABLE = """
+            extern char __start___patchable_function_entries[], __stop___patchable_function_entries[];
+            __attribute__((weak, noinline)) int pick(int x) { return x + 100; }
+            __attribute__((noinline)) int twice(int x) { return 2 * x; }
+            int main(void) {
+                return pick(1) + twice(2) + (__stop___patchable_function_entries > __start___patchable_function_entries);
+            }
+            """;
+
+    private Path link(Toolchain t, String program, List<String> compile, List<String> link) {
+        String[] flags = compile.toArray(String[]::new);
+        Path weak = t.compile(dir, "weak", program, List.of(flags));
+        Path strong = t.compile(dir, "strong", PruneOracle.STRONG_PICK, List.of(flags));
+        Path hook = t.compile(dir, "hook", "void __fentry__(void) {}\n", List.of());
+        List<String> command = new ArrayList<>(List.of(t.tool("gcc")));
+        command.addAll(link);
+        command.addAll(List.of(
+                weak.toString(),
+                strong.toString(),
+                hook.toString(),
+                "-o",
+                dir.resolve("prog").toString()));
+        Command.check(dir, command);
+        return dir.resolve("prog");
+    }
+
+    private static Set<String> functionNames(Toolchain t, Path image) {
+        return t.run("nm", "--defined-only", image.toString())
+                .lines()
+                .map(l -> l.trim().split("\\s+"))
+                .filter(f -> f.length == 3)
+                .map(f -> f[2])
+                .collect(Collectors.toSet());
+    }
+
+    @Test
+    void theTableBetweenItsBoundsIsTheSectionsWordsAndTheDeadWeakEntryIsInNoFunction() {
+        Toolchain t = Toolchain.X86_64;
+        Path prog =
+                link(t, PruneOracle.WEAK_PROGRAM, List.of("-pg", "-mfentry", "-mrecord-mcount"), List.of("-no-pie"));
+
+        KernelTable table =
+                KernelTable.read(prog, new KernelTable.Bounds("__start___mcount_loc", "__stop___mcount_loc"));
+        List<KernelTable.Located> located = table.locate(0);
+
+        assertEquals(TableOracle.addresses(prog, "__mcount_loc"), table.values());
+        List<Long> dead = located.stream()
+                .filter(l -> l.function().equals("-"))
+                .map(KernelTable.Located::value)
+                .toList();
+        assertEquals(PruneOracle.outsideFunctions(t, prog, table.values()), dead);
+        assertEquals(1, dead.size());
+        assertEquals(
+                Set.of("main", "pick", "twice"),
+                located.stream()
+                        .map(KernelTable.Located::function)
+                        .filter(f -> !f.equals("-"))
+                        .collect(Collectors.toSet()));
+        List<String> offsets = table.functionOffsets();
+        assertEquals(table.values().size(), offsets.size());
+        assertTrue(
+                offsets.stream().allMatch(o -> functionNames(t, prog).contains(o.substring(0, o.lastIndexOf("+0x")))),
+                offsets::toString);
+        assertEquals(offsets.stream().sorted().toList(), offsets);
+    }
+
+    @Test
+    void aWordTheLoaderFillsIsItsRelativeRelocationsAddend() {
+        Toolchain t = Toolchain.AARCH64;
+        Path prog = link(
+                t,
+                WEAK_PATCHABLE,
+                List.of("-fpatchable-function-entry=2", "-fPIE"),
+                List.of("-pie", "-Wl,--no-apply-dynamic-relocs"));
+
+        KernelTable table = KernelTable.read(
+                prog,
+                new KernelTable.Bounds("__start___patchable_function_entries", "__stop___patchable_function_entries"));
+
+        List<Long> words = TableOracle.addresses(prog, "__patchable_function_entries");
+        assertTrue(words.stream().allMatch(w -> w == 0), "ld leaves the words 0: " + words);
+        for (String function : List.of("main", "pick", "twice")) {
+            long address = PruneOracle.symbol(t, prog, function);
+            assertTrue(
+                    table.values().contains(address),
+                    function + " at " + Long.toHexString(address) + " in " + table.values());
+        }
+        assertEquals(
+                1,
+                table.locate(0).stream().filter(l -> l.function().equals("-")).count());
+    }
+
+    @Test
+    void aNegativeAddendIsItsTwosComplement() {
+        assertEquals(0xffffffc00820929cL, KernelTable.addend("-3ff7df6d64"));
+        assertEquals(0xffff800008010000L, KernelTable.addend("ffff800008010000"));
+    }
+}

@@ -1,0 +1,81 @@
+package org.mcountkit.kernelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The rows of machines.conf, and the parser's refusals. */
+class MachinesTest {
+
+    private final Machines machines = Machines.bundled();
+
+    @Test
+    void everyArchTheUsageLineNamesHasARowInItsOrder() {
+        String listed = Options.USAGE.substring(Options.USAGE.lastIndexOf('(') + 1, Options.USAGE.lastIndexOf(')'));
+
+        assertEquals(Arrays.asList(listed.split(", ")), machines.names());
+    }
+
+    @Test
+    void rowsCarryTheBashCaseBlocksValues() {
+        Machine sparc = machines.get("sparc64").orElseThrow();
+        Machine thumb = machines.get("arm-thumb2").orElseThrow();
+
+        assertEquals("sparc", sparc.karch());
+        assertEquals("", sparc.console());
+        assertEquals("keep_bootcon", sparc.append());
+        assertTrue(sparc.stopAtPanic());
+        assertEquals(List.of("qemu-system-sparc64", "-M", "sun4u", "-m", "256", "-vga", "none"), sparc.qemu());
+        assertTrue(thumb.enable().contains("THUMB2_KERNEL"));
+        assertEquals(
+                List.of("XIP_KERNEL", "THUMB2_KERNEL"),
+                machines.get("arm").orElseThrow().disable());
+        assertEquals(4, machines.get("mips").orElseThrow().word());
+    }
+
+    @Test
+    void theNativeHostBuildsWithItsOwnGcc() {
+        Machine x86 = machines.get("x86_64").orElseThrow();
+
+        assertEquals("", x86.crossOn("x86_64"));
+        assertEquals("gcc", x86.compilerPackageOn("x86_64"));
+        assertEquals("x86_64-linux-gnu-", x86.crossOn("aarch64"));
+        assertEquals("gcc-x86-64-linux-gnu", x86.compilerPackageOn("aarch64"));
+    }
+
+    @Test
+    void aMachineWithoutBusyboxIsRefusedForTheInitramfsChecks() {
+        KernelCheckException e = assertThrows(
+                KernelCheckException.class,
+                () -> machines.get("ppc64").orElseThrow().requireBusyboxArch());
+
+        assertEquals(
+                "no Debian architecture for powerpc's busybox-static (Debian 12 has none for big-endian MIPS, powerpc or sparc64)",
+                e.getMessage());
+        assertEquals("armhf", machines.get("arm-thumb2").orElseThrow().requireBusyboxArch());
+    }
+
+    @Test
+    void aRowWithoutAKeyIsRefusedNamingRowAndKey() {
+        String row = "[toy]\nkarch = toy\n";
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Machines.parse(row));
+
+        assertTrue(e.getMessage().startsWith("machines.conf: [toy] has no "), e.getMessage());
+    }
+
+    @Test
+    void anUnknownKeyAndAStrayLineAreRefusedWithTheirLineNumbers() {
+        IllegalArgumentException key =
+                assertThrows(IllegalArgumentException.class, () -> Machines.parse("[toy]\n# a comment\nkernel = x\n"));
+        IllegalArgumentException stray =
+                assertThrows(IllegalArgumentException.class, () -> Machines.parse("karch = x\n"));
+
+        assertEquals("machines.conf:3: unknown key kernel", key.getMessage());
+        assertEquals("machines.conf:1: not [ARCH] or KEY = VALUE: karch = x", stray.getMessage());
+    }
+}

@@ -1,0 +1,68 @@
+package org.mcountkit.kernelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The command line as the bash version read it: the options, their checks, the run's folder name. */
+class OptionsTest {
+
+    private static Options parse(String line) {
+        return Options.parse(Arrays.asList(line.split(" ")));
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "x86_64 | x86_64",
+                "--reuse x86_64 | x86_64",
+                "--modules x86_64 | x86_64-modules",
+                "--linux 6.12 --cc clang --modules arm64 | arm64-6.12-clang-modules",
+                "--per-link --linux 6.12 mips | mips-6.12-per-link",
+                "--prune --kernel-tables --enable RELOCATABLE --enable RANDOMIZE_BASE arm64"
+                        + " | arm64-prune-kernel-tables-relocatable-randomize-base",
+            })
+    void theFolderNameHasOneSuffixPerOptionThatChangesTheBuild(String line, String folder) {
+        assertEquals(folder, parse(line).folderName());
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiterString = " => ",
+            value = {
+                "--enable X x86_64 => kernel-check: --enable goes with --prune",
+                "--kernel-tables x86_64 => kernel-check: --kernel-tables goes with --prune",
+                "--prune --per-link x86_64 => kernel-check: --per-link and --prune are separate checks",
+                "--prune --modules x86_64 => kernel-check: --modules and --prune are separate runs",
+                "--linux 6.6 x86_64 => kernel-check: --linux takes 6.1 or 6.12 (Debian's linux-source packages)",
+                "--cc icc x86_64 => kernel-check: --cc takes gcc or clang",
+                "--bogus x86_64 => " + Options.USAGE,
+                "--linux x86_64 => " + Options.USAGE,
+            })
+    void aBadCommandLineIsOneMessage(String line, String message) {
+        Options.UsageException e = assertThrows(Options.UsageException.class, () -> parse(line));
+
+        assertEquals(message, e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {"--prune x86_64 | unpruned pruned", "--modules x86_64 | c mcountkit"})
+    void theKernelsCheckedAreTheToolsOrThePruneStepsTwo(String line, String kernels) {
+        assertEquals(List.of(kernels.split(" ")), parse(line).kernels());
+    }
+
+    @Test
+    void enableTakesSeveralOptionsInOneWord() {
+        Options o = Options.parse(List.of("--prune", "--enable", "RELOCATABLE  RANDOMIZE_BASE", "arm64"));
+
+        assertEquals(List.of("RELOCATABLE", "RANDOMIZE_BASE"), o.enable());
+    }
+}
