@@ -53,7 +53,7 @@ public final class Mcountkit {
         this.backends = backends;
         this.log = log;
         this.lister = new Lister(backends, log);
-        this.recorder = new Recorder(backends, log);
+        this.recorder = new Recorder(backends, log, RaceWindows.NONE);
     }
 
     private Mcountkit(Backends backends) {
@@ -217,7 +217,7 @@ public final class Mcountkit {
      * @throws InputException when the file cannot be read or written, or the call target is unknown
      */
     public PatchResult patch(Path file, PatchOptions options) {
-        return new Patcher(backends, log).patch(file, options);
+        return new Patcher(backends, log, RaceWindows.NONE).patch(file, options);
     }
 
     /**
@@ -231,6 +231,6 @@ public final class Mcountkit {
      *     symbols, its table relocations cannot be rewritten, or it cannot be written
      */
     public PruneResult prune(Path image, PruneOptions options) {
-        return new Pruner(backends, log).prune(image, options);
+        return new Pruner(backends, log, RaceWindows.NONE).prune(image, options);
     }
 }

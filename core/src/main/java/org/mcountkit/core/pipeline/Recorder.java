@@ -23,7 +23,6 @@ import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.SectionSymbolInserter;
 import org.slf4j.Logger;
-import org.slf4j.helpers.NOPLogger;
 
 /**
  * Appends {@code __mcount_loc} to a relocatable object in place, as the kernel's recordmcount
@@ -40,14 +39,6 @@ public final class Recorder {
         this.backends = backends;
         this.log = log;
         this.races = races;
-    }
-
-    public Recorder(Backends backends, Logger log) {
-        this(backends, log, RaceWindows.NONE);
-    }
-
-    public Recorder(Backends backends) {
-        this(backends, NOPLogger.NOP_LOGGER);
     }
 
     public FileReport record(Path path, RecordOptions options) {

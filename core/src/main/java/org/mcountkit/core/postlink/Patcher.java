@@ -36,7 +36,6 @@ import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.RelocationRetirer;
 import org.mcountkit.core.pipeline.SiteState;
 import org.slf4j.Logger;
-import org.slf4j.helpers.NOPLogger;
 
 /**
  * Rewrites every recorded site of a file to the backend's NOP or to its call, as ftrace does at
@@ -61,14 +60,6 @@ public final class Patcher {
         this.backends = backends;
         this.log = log;
         this.races = races;
-    }
-
-    public Patcher(Backends backends, Logger log) {
-        this(backends, log, RaceWindows.NONE);
-    }
-
-    public Patcher(Backends backends) {
-        this(backends, NOPLogger.NOP_LOGGER);
     }
 
     /**

@@ -57,10 +57,6 @@ public final class Pruner {
         this.races = races;
     }
 
-    public Pruner(Backends backends, Logger log) {
-        this(backends, log, RaceWindows.NONE);
-    }
-
     /**
      * Prunes one linked image.
      *

@@ -53,6 +53,7 @@ import org.mcountkit.core.testkit.Toolchain;
 import org.mockito.ArgumentCaptor;
 import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
+import org.slf4j.helpers.NOPLogger;
 
 /**
  * The pipeline seen from a backend: on a real x86_64 object, SiteScanner hands every relocation
@@ -237,7 +238,8 @@ class BackendSeamTest {
         when(encodings.nop(5)).thenReturn(NOP5.clone());
         // The SPI's default: the site's NOP over the site.
         when(backend.untracedCallNop(any(), anyInt(), anyInt())).thenCallRealMethod();
-        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
+        FileReport report = new Recorder(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE)
+                .record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertEquals(
@@ -278,7 +280,8 @@ class BackendSeamTest {
             untracedBefore.add(copy);
         }
 
-        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
+        FileReport report = new Recorder(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE)
+                .record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
         assertEquals(3, TableOracle.entries(object, McountLocSections.TABLE).size());
@@ -305,7 +308,8 @@ class BackendSeamTest {
         when(backend.recognize(any())).thenReturn(Recognition.rejected("never a call"));
         byte[] before = Files.readAllBytes(object);
 
-        FileReport report = new Recorder(new Backends(List.of(backend))).record(object, RecordOptions.DEFAULT);
+        FileReport report = new Recorder(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE)
+                .record(object, RecordOptions.DEFAULT);
 
         assertFalse(report.changed());
         assertEquals(List.of(), report.sites());

@@ -42,6 +42,7 @@ import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
+import org.slf4j.helpers.NOPLogger;
 
 /**
  * The SPI carries the instruction-set mode of the code at a site: on a real 32-bit ARM object
@@ -148,8 +149,8 @@ class InstructionSetModeSeamTest {
         when(armEncodings.nop(4)).thenReturn(ARM_NOP.clone());
         when(thumbEncodings.nop(4)).thenReturn(THUMB_NOP.clone());
 
-        PatchResult result =
-                new Patcher(new Backends(List.of(backend))).patch(object, new PatchOptions(PatchMode.NOP, false, null));
+        PatchResult result = new Patcher(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE)
+                .patch(object, new PatchOptions(PatchMode.NOP, false, null));
 
         assertEquals(3, result.patched(), result.toString());
         assertEquals(Map.of(0x4, THUMB, 0x18, ARM, 0x2c, THUMB), modeAt);
