@@ -60,14 +60,15 @@ public final class KernelTable {
         long stop = PruneOracle.symbol(BINUTILS, image, bounds.stop()) & mask;
         Section holder = elf.sections().stream()
                 .filter(s -> s.type() != Section.SHT_NULL && s.type() != Section.SHT_NOBITS)
-                .filter(s -> start >= s.address() && start < s.address() + s.size())
+                // jelf gives an ELF32 address sign-extended (a kernel's 0xc0000000 and up): only the word counts.
+                .filter(s -> start >= (s.address() & mask) && start < (s.address() & mask) + s.size())
                 .findFirst()
                 .orElseThrow(() ->
                         new KernelCheckException(image + ": " + bounds.start() + " is in no section with contents"));
         ByteBuffer bytes = elf.bytes(holder);
         List<Long> values = new ArrayList<>();
         for (long at = start; at < stop; at += word) {
-            int p = (int) (at - holder.address());
+            int p = (int) (at - (holder.address() & mask));
             values.add(word == 8 ? bytes.getLong(p) : bytes.getInt(p) & 0xffffffffL);
         }
         String section = "";
