@@ -92,6 +92,23 @@ class KernelTableTest {
         assertEquals(offsets.stream().sorted().toList(), offsets);
     }
 
+    /** A 32-bit kernel lives at 0xc0000000 and up, where jelf's ELF32 addresses come sign-extended. */
+    @Test
+    void aTableAboveTwoGibibytesInAThirtyTwoBitImageIsRead() {
+        Toolchain t = Toolchain.I386;
+        Path prog = link(
+                t,
+                PruneOracle.WEAK_PROGRAM,
+                List.of("-pg", "-mfentry", "-mrecord-mcount"),
+                List.of("-no-pie", "-Wl,-Ttext-segment=0xc0000000"));
+
+        KernelTable table =
+                KernelTable.read(prog, new KernelTable.Bounds("__start___mcount_loc", "__stop___mcount_loc"));
+
+        assertTrue(table.values().stream().allMatch(v -> v >= 0xc0000000L), table.values()::toString);
+        assertEquals(TableOracle.addresses(prog, "__mcount_loc"), table.values());
+    }
+
     @Test
     void aWordTheLoaderFillsIsItsRelativeRelocationsAddend() {
         Toolchain t = Toolchain.AARCH64;
