@@ -1,9 +1,11 @@
 package org.mcountkit.kernelcheck;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.mcountkit.core.testkit.TableOracle;
 
 /**
@@ -11,7 +13,9 @@ import org.mcountkit.core.testkit.TableOracle;
  * how many lie in init text (freed once the module has loaded, so no longer listed), the lines
  * available_filter_functions had for it while loaded (each entry outside init text must give
  * exactly one), whether it loaded and unloaded, the trace lines counted while its file system was
- * used; {@code mcountkit verify} on every .ko of both builds (the bash version's modules_report).
+ * used; {@code mcountkit verify} on every .ko of both builds (the bash version's modules_report);
+ * each .ko's table against the same .ko of the C build (with --per-link the only check that each
+ * module's table recorded after its link is the per-object one).
  */
 final class ModulesCheck {
 
@@ -22,6 +26,38 @@ final class ModulesCheck {
         return TableOracle.entries(ko, "__mcount_loc").stream()
                 .map(TableOracle.Entry::section)
                 .toList();
+    }
+
+    /** A .ko's entries as section+offset, sorted: per object and per link record them in different orders. */
+    static List<String> places(Path ko) {
+        return ObjectTables.entryPlaces(ko).stream().sorted().toList();
+    }
+
+    /** The modules whose .ko holds other entries than the same .ko of the C build (or whose C .ko is missing). */
+    static List<String> unequalTables(Path cDir, Path mDir, List<Initramfs.Module> modules) {
+        return modules.stream()
+                .filter(m -> !Files.isRegularFile(cDir.resolve(m.file()))
+                        || !places(cDir.resolve(m.file())).equals(places(mDir.resolve(m.file()))))
+                .map(Initramfs.Module::name)
+                .toList();
+    }
+
+    /** For each unequal module, the entries only one build has ("-" the C build's, "+" mcountkit's). */
+    private static List<String> tableDiff(Path cDir, Path mDir, List<String> unequal, List<Initramfs.Module> modules) {
+        List<String> lines = new ArrayList<>();
+        for (Initramfs.Module m : modules) {
+            if (!unequal.contains(m.name())) {
+                continue;
+            }
+            List<String> c = Files.isRegularFile(cDir.resolve(m.file())) ? places(cDir.resolve(m.file())) : List.of();
+            List<String> mine = places(mDir.resolve(m.file()));
+            Set<String> cSet = Set.copyOf(c);
+            Set<String> mineSet = Set.copyOf(mine);
+            lines.add(m.file());
+            c.stream().filter(e -> !mineSet.contains(e)).forEach(e -> lines.add("- " + e));
+            mine.stream().filter(e -> !cSet.contains(e)).forEach(e -> lines.add("+ " + e));
+        }
+        return lines;
     }
 
     /** The 4th field of the initramfs's "km WHAT NAME N" line for {@code name}. */
@@ -71,6 +107,11 @@ final class ModulesCheck {
         if (modules.size() < 20) {
             reasons.add("only " + modules.size() + " modules built");
         }
+        List<String> unequal = unequalTables(setup.dir("c"), mDir, modules);
+        unequal.forEach(name -> reasons.add(name + ".ko: its table is not the C build's (see modules.diff)"));
+        Processes.write(
+                setup.out().resolve("modules.diff"),
+                Initramfs.lines(tableDiff(setup.dir("c"), mDir, unequal, modules)));
         List<String> boot = Processes.text(mDir.resolve("boot.txt")).lines().toList();
         List<String> uses = Initramfs.MODULE_USES.stream()
                 .map(u -> u.substring(0, u.indexOf(':')))
@@ -138,6 +179,10 @@ final class ModulesCheck {
                             + starting(kb, "km insmod-failed ") + " failed to load, " + starting(kb, "km rmmod-failed ")
                             + " failed to unload, " + left(kb).orElse("") + " left");
         }
+        KernelReport.line(
+                r,
+                "  .ko tables equal to the C build's (each entry as section+offset, in any order): "
+                        + (modules.size() - unequal.size()) + " of " + modules.size());
         KernelReport.line(r, "  mcountkit kernel, per module:");
         table.forEach(t -> KernelReport.line(r, "    " + t));
         KernelReport.line(r, "  trace samples:");
