@@ -26,6 +26,7 @@ import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.output.FindingText;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
@@ -278,7 +279,7 @@ public final class Patcher {
         }
 
         private String expected(long address, InstructionSet mode) {
-            return reader.expected(address, mode, expectedCalls);
+            return FindingText.expected(reader.expected(address, mode, expectedCalls));
         }
 
         /**
