@@ -225,10 +225,9 @@ public final class Recorder {
             added = SectionSymbolInserter.insert(file, out, new TreeSet<>(bases.missing()));
             renumber = added.renumber();
             for (int s : new TreeSet<>(bases.missing())) {
-                diagnostics.add(Diagnostic.at(
+                diagnostics.add(Diagnostic.inSection(
                         Severity.NOTE,
                         file.section(s).name(),
-                        -1,
                         "no LOCAL or GLOBAL symbol in the section: added a section symbol as the table's base"));
             }
         }

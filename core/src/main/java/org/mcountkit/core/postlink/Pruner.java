@@ -160,10 +160,9 @@ public final class Pruner {
             zerosBefore += checked.count(Verdict.Kind.ZERO);
             int bad = checked.count(Verdict.Kind.BAD);
             if (bad > 0) {
-                diagnostics.add(Diagnostic.at(
+                diagnostics.add(Diagnostic.inSection(
                         Severity.WARNING,
                         table.name(),
-                        -1,
                         bad + " entr" + (bad == 1 ? "y is" : "ies are")
                                 + " bad (see verify): left as they are, sorted with the others"));
             }
