@@ -22,6 +22,15 @@ public record Code(ElfTarget target, ByteBuffer bytes, long address, Instruction
         return offset >= 0 && length >= 0 && offset <= bytes.limit() - length;
     }
 
+    /**
+     * True when a unit of {@code unit} bytes (a fixed-width instruction, or the smallest one of a
+     * machine) starts at {@code offset}: aligned to its size from the section's first byte, and
+     * whole inside the code. A decoder reads anything else as other code.
+     */
+    public boolean hasAligned(int offset, int unit) {
+        return offset % unit == 0 && has(offset, unit);
+    }
+
     /** The run-time address of {@code offset}. */
     public long addressOf(int offset) {
         return address + offset;

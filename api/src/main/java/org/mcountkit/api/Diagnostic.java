@@ -10,6 +10,11 @@ public record Diagnostic(Severity severity, String section, long offset, String 
         return new Diagnostic(severity, null, -1, message);
     }
 
+    /** A diagnostic about a section as a whole (a table, say), not about one place in it. */
+    public static Diagnostic inSection(Severity severity, String section, String message) {
+        return new Diagnostic(severity, section, -1, message);
+    }
+
     public static Diagnostic at(Severity severity, String section, long offset, String message) {
         return new Diagnostic(severity, section, offset, message);
     }

@@ -9,6 +9,7 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.PruneResult;
 import org.mcountkit.core.Verification;
+import org.mcountkit.core.output.FindingText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -67,9 +68,9 @@ final class PruneCommand extends CommandHelp implements Callable<Integer> {
                     f.table(),
                     f.entryOffset(),
                     f.address(),
-                    f.function() == null ? "?" : f.function(),
+                    f.function() == null ? "?" : FindingText.function(f),
                     dryRun ? "would zero" : "zeroed",
-                    f.reason());
+                    FindingText.reason(f));
         }
         String done = !r.changes() ? "already pruned, unchanged" : dryRun ? "dry run, unchanged" : "written";
         out.printf(

@@ -1,12 +1,10 @@
 package org.mcountkit.cli;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code record}: the kernel's {@code recordmcount [-w] file.o...}, in place. */
 @Command(
@@ -29,17 +27,11 @@ final class RecordCommand extends CommandHelp implements Callable<Integer> {
     @Mixin
     Jobs jobs;
 
-    @Option(
-            names = "-w",
-            description = "Print \"Section S has mcount callers being ignored\" per untraced section,"
-                    + " as recordmcount -w does.")
-    boolean warnUntraced;
+    @Mixin
+    RecordmcountArguments kernelTool;
 
     @Option(names = "--strict", description = "Fail a file on any warning (linker relaxation, rejected references).")
     boolean strict;
-
-    @Parameters(paramLabel = "FILE", arity = "1..*", description = "Relocatable objects (.o) to rewrite.")
-    List<Path> files;
 
     @Option(
             names = "--fsync",
@@ -55,8 +47,8 @@ final class RecordCommand extends CommandHelp implements Callable<Integer> {
 
     RecordArguments arguments() {
         return new RecordArguments(
-                files,
-                warnUntraced,
+                kernelTool.files,
+                kernelTool.warnUntraced,
                 strict,
                 fsync,
                 jobs.jobs,

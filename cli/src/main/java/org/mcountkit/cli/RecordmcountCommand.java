@@ -6,9 +6,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.Mcountkit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -31,20 +30,17 @@ final class RecordmcountCommand extends CommandHelp implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "-w", description = "Print \"Section S has mcount callers being ignored\" per untraced section.")
-    boolean warnUntraced;
-
-    @Parameters(paramLabel = "FILE", arity = "1..*", description = "Relocatable objects (.o) to rewrite.")
-    List<Path> files;
+    @Mixin
+    RecordmcountArguments kernelTool;
 
     @Override
     public Integer call() {
         List<String> args = new ArrayList<>();
-        if (warnUntraced) {
+        if (kernelTool.warnUntraced) {
             args.add("-w");
         }
         args.add("--");
-        files.forEach(f -> args.add(f.toString()));
+        kernelTool.files.forEach(f -> args.add(f.toString()));
         return Main.recordmcount(
                 Mcountkit.withClassPathBackends(),
                 Path.of(""),

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Verification;
+import org.mcountkit.core.output.FindingText;
 import org.mcountkit.core.output.VerificationJsonWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -94,18 +95,18 @@ final class VerifyCommand extends CommandHelp implements Callable<Integer> {
                 f.table(),
                 f.entryOffset(),
                 f.address(),
-                f.function() == null ? "?" : f.function(),
+                f.function() == null ? "?" : FindingText.function(f),
                 reason,
-                f.found() == null ? "nothing" : f.found(),
+                f.found() == null ? "nothing" : FindingText.found(f),
                 expected);
     }
 
     private static void print(PrintWriter out, Verification v) {
         for (Verification.Finding f : v.findings()) {
-            printFinding(out, v, f, f.reason(), ", expected " + f.expected());
+            printFinding(out, v, f, FindingText.reason(f), ", expected " + FindingText.expected(f));
         }
         for (Verification.Finding f : v.outsideFunction()) {
-            printFinding(out, v, f, "outside-function: " + f.reason(), "");
+            printFinding(out, v, f, "outside-function: " + FindingText.reason(f), "");
         }
         // The count of entries outside a function appears when there are some, so the common
         // summary reads as it always has.

@@ -83,6 +83,89 @@ class VerifyCommandTest {
     }
 
     /**
+     * Pins verify's text and JSON to the byte on the committed x86_64 program with four entries
+     * spoiled, each a different finding: one pointing at a table (no code section), one a byte
+     * into {@code add}, one at {@code helper}'s call overwritten with NOPs of another length, one at
+     * {@code _fini} (an untraced section). The lines are main's output before the findings held
+     * values instead of text; the bytes and addresses are those of {@code objdump -d} on the sample.
+     */
+    @Test
+    void textAndJsonOfEachKindOfFindingStayAsTheyWere() throws IOException {
+        Path bad = dir.resolve("prog");
+        Files.copy(Samples.samples().resolve("bin/x86_64-prog"), bad);
+        Images.putWord(bad, "__mcount_loc", 0, 0x40200cL);
+        Images.putWord(bad, "__mcount_loc", 8, 0x401171L);
+        Images.overwrite(bad, 0x401190L, new byte[] {(byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90});
+        Images.putWord(bad, "__mcount_loc", 24, 0x4011a4L);
+
+        CliRun text = CliRun.of("verify", bad.toString());
+        CliRun json = CliRun.of("verify", "--json", bad.toString());
+
+        assertEquals(1, text.exitCode(), text.err());
+        assertEquals(TEXT_GOLDEN.replace("IMAGE", bad.toString()), text.out());
+        assertEquals(1, json.exitCode(), json.err());
+        assertEquals(JSON_GOLDEN.replace("IMAGE", bad.toString()), json.out());
+    }
+
+    private static final String TEXT_GOLDEN = """
+            IMAGE: __mcount_loc+0x0 0x40200c ?: not in any code section: found nothing, expected call __fentry__\
+             (e8 90 f1 ff ff) or nop (0f 1f 44 00 00)
+            IMAGE: __mcount_loc+0x8 0x401171 add+0x1: neither a call to the hook nor a NOP: found 2c 00 00 00 53,\
+             expected call __fentry__ (e8 2b 00 00 00) or nop (0f 1f 44 00 00)
+            IMAGE: __mcount_loc+0x10 0x401190 helper.constprop.0: neither a call to the hook nor a NOP: found 90 90\
+             90 90 90, expected call __fentry__ (e8 0c 00 00 00) or nop (0f 1f 44 00 00)
+            IMAGE: __mcount_loc+0x18 0x4011a4 _fini: in .fini, a section that is not traced: found 48 83 ec 08 48,\
+             expected call __fentry__ (e8 f8 ff ff ff) or nop (0f 1f 44 00 00)
+            IMAGE: 4 entries checked, 0 zero, 4 bad
+            """;
+
+    private static final String JSON_GOLDEN = """
+            [ {
+              "schemaVersion" : 1,
+              "file" : "IMAGE",
+              "machine" : "x86_64",
+              "checked" : 4,
+              "zeros" : 0,
+              "clean" : false,
+              "findings" : [ {
+                "table" : "__mcount_loc",
+                "entryOffset" : 0,
+                "address" : 4202508,
+                "function" : null,
+                "found" : null,
+                "expected" : "call __fentry__ (e8 90 f1 ff ff) or nop (0f 1f 44 00 00)",
+                "reason" : "not in any code section"
+              }, {
+                "table" : "__mcount_loc",
+                "entryOffset" : 8,
+                "address" : 4198769,
+                "function" : "add+0x1",
+                "found" : "2c 00 00 00 53",
+                "expected" : "call __fentry__ (e8 2b 00 00 00) or nop (0f 1f 44 00 00)",
+                "reason" : "neither a call to the hook nor a NOP"
+              }, {
+                "table" : "__mcount_loc",
+                "entryOffset" : 16,
+                "address" : 4198800,
+                "function" : "helper.constprop.0",
+                "found" : "90 90 90 90 90",
+                "expected" : "call __fentry__ (e8 0c 00 00 00) or nop (0f 1f 44 00 00)",
+                "reason" : "neither a call to the hook nor a NOP"
+              }, {
+                "table" : "__mcount_loc",
+                "entryOffset" : 24,
+                "address" : 4198820,
+                "function" : "_fini",
+                "found" : "48 83 ec 08 48",
+                "expected" : "call __fentry__ (e8 f8 ff ff ff) or nop (0f 1f 44 00 00)",
+                "reason" : "in .fini, a section that is not traced"
+              } ],
+              "outsideFunction" : [ ],
+              "diagnostics" : [ ]
+            } ]
+            """;
+
+    /**
      * The entry of a weak function a strong one replaced (objects recorded one by one, then
      * linked) lies in no function but holds the call objdump shows there: it is printed as
      * outside-function, counted apart in the summary and in JSON, and exit 0 unless

@@ -25,7 +25,8 @@ import org.mcountkit.core.testkit.Toolchain;
  * mcountkit's jars on the module path (issue 29's item 16: core as an automatic module compiled,
  * then failed at run time with {@code NoClassDefFoundError: org/slf4j/Logger}): a program whose
  * module requires only {@code org.mcountkit.core} ({@code src/test/program}), compiled with javac on
- * the module path of the jars a build resolves for it, runs there with the x86 backend and records
+ * the module path of the jars a build resolves for it, runs there with the x86 backend (a declared
+ * module that provides it, found by ServiceLoader) and records
  * a gcc {@code -pg} object exactly as Debian's C recordmcount does; and a program that names an
  * internal package of core does not compile.
  */
@@ -68,7 +69,7 @@ class ModulePathTest {
         assertEquals(
                 List.of(
                         "core: org.mcountkit.core",
-                        "backend: org.mcountkit.arch.x86",
+                        "backend: org.mcountkit.arch.x86, declared",
                         ".text+0x4 g_func+0x4",
                         ".text+0x24 g2+0x4",
                         "recorded: true"),

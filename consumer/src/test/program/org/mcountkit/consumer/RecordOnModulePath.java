@@ -20,7 +20,12 @@ public final class RecordOnModulePath {
         // withLog takes an slf4j Logger: the module reads slf4j through core's requires transitive.
         Mcountkit mcountkit = Mcountkit.withClassPathBackends().withLog(NOPLogger.NOP_LOGGER);
         System.out.println("core: " + Mcountkit.class.getModule().getName());
-        mcountkit.backends().forEach(b -> System.out.println("backend: " + b.getClass().getModule().getName()));
+        // A backend's own module-info provides it (an automatic module's META-INF/services would too).
+        mcountkit.backends().forEach(b -> {
+            Module module = b.getClass().getModule();
+            System.out.println("backend: " + module.getName()
+                    + (module.getDescriptor().isAutomatic() ? ", automatic" : ", declared"));
+        });
         FileReport report = mcountkit.record(Path.of(args[0]), RecordOptions.DEFAULT);
         for (CallSite site : report.sites()) {
             System.out.println(site.section() + "+0x" + Long.toHexString(site.offset()) + " " + site.function());

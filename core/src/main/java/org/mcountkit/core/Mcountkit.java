@@ -18,6 +18,7 @@ import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.Lister;
 import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.pipeline.Rewriting;
 import org.mcountkit.core.postlink.Patcher;
 import org.mcountkit.core.postlink.Pruner;
 import org.mcountkit.core.postlink.TableFile;
@@ -47,13 +48,17 @@ public final class Mcountkit {
     private final Backends backends;
     private final Logger log;
     private final Lister lister;
+    /** What record, patch and prune rewrite files with: no race windows outside tests. */
+    private final Rewriting rewriting;
+
     private final Recorder recorder;
 
     private Mcountkit(Backends backends, Logger log) {
         this.backends = backends;
         this.log = log;
         this.lister = new Lister(backends, log);
-        this.recorder = new Recorder(backends, log, RaceWindows.NONE);
+        this.rewriting = new Rewriting(backends, log, RaceWindows.NONE);
+        this.recorder = new Recorder(rewriting);
     }
 
     private Mcountkit(Backends backends) {
@@ -217,7 +222,7 @@ public final class Mcountkit {
      * @throws InputException when the file cannot be read or written, or the call target is unknown
      */
     public PatchResult patch(Path file, PatchOptions options) {
-        return new Patcher(backends, log, RaceWindows.NONE).patch(file, options);
+        return new Patcher(rewriting).patch(file, options);
     }
 
     /**
@@ -231,6 +236,6 @@ public final class Mcountkit {
      *     symbols, its table relocations cannot be rewritten, or it cannot be written
      */
     public PruneResult prune(Path image, PruneOptions options) {
-        return new Pruner(backends, log, RaceWindows.NONE).prune(image, options);
+        return new Pruner(rewriting).prune(image, options);
     }
 }

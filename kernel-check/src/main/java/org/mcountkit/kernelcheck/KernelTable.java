@@ -34,15 +34,28 @@ public final class KernelTable {
     /** A non-zero table value and the function 6.15's rule puts it in ({@code -} for none), and whether it is in init text. */
     public record Located(long value, String function, boolean init) {}
 
+    /**
+     * The image's address word, the one place here that tells ELF32 from ELF64 (this reader is an
+     * oracle for mcountkit's, so it does not use core's ElfLayout): a 4-byte word is read and
+     * compared in its low 32 bits only, as nm and jelf may give it sign-extended.
+     */
+    private record Word(int bytes, long mask) {
+        static Word of(int bytes) {
+            return bytes == 8 ? new Word(8, -1L) : new Word(bytes, 0xffffffffL);
+        }
+
+        long read(ByteBuffer buffer, int at) {
+            return (mask == -1L ? buffer.getLong(at) : buffer.getInt(at)) & mask;
+        }
+    }
+
     private final Path image;
-    private final int word;
-    private final long mask;
+    private final Word word;
     private final List<Long> values;
 
-    private KernelTable(Path image, int word, List<Long> values) {
+    private KernelTable(Path image, Word word, List<Long> values) {
         this.image = image;
         this.word = word;
-        this.mask = word == 8 ? -1L : 0xffffffffL;
         this.values = values;
     }
 
@@ -53,8 +66,8 @@ public final class KernelTable {
      */
     public static KernelTable read(Path image, Bounds bounds) {
         JelfElfFile elf = new JelfElfFile(image);
-        int word = elf.target().pointerSize();
-        long mask = word == 8 ? -1L : 0xffffffffL;
+        Word word = Word.of(elf.target().pointerSize());
+        long mask = word.mask();
         // nm prints a 32-bit MIPS kernel's addresses sign-extended to 64 bits: only the word counts.
         long start = PruneOracle.symbol(BINUTILS, image, bounds.start()) & mask;
         long stop = PruneOracle.symbol(BINUTILS, image, bounds.stop()) & mask;
@@ -67,9 +80,8 @@ public final class KernelTable {
                         new KernelCheckException(image + ": " + bounds.start() + " is in no section with contents"));
         ByteBuffer bytes = elf.bytes(holder);
         List<Long> values = new ArrayList<>();
-        for (long at = start; at < stop; at += word) {
-            int p = (int) (at - (holder.address() & mask));
-            values.add(word == 8 ? bytes.getLong(p) : bytes.getInt(p) & 0xffffffffL);
+        for (long at = start; at < stop; at += word.bytes()) {
+            values.add(word.read(bytes, (int) (at - (holder.address() & mask))));
         }
         String section = "";
         for (String line : BINUTILS.run("readelf", "-W", "-r", image.toString()).split("\n")) {
@@ -83,7 +95,7 @@ public final class KernelTable {
             }
             long offset = Long.parseUnsignedLong(f[0], 16);
             if (offset >= start && offset < stop) {
-                values.set((int) ((offset - start) / word), addend(f[f.length - 1]) & mask);
+                values.set((int) ((offset - start) / word.bytes()), addend(f[f.length - 1]) & mask);
             }
         }
         return new KernelTable(image, word, values);
@@ -95,7 +107,7 @@ public final class KernelTable {
     }
 
     public int word() {
-        return word;
+        return word.bytes();
     }
 
     public List<Long> values() {
@@ -104,7 +116,7 @@ public final class KernelTable {
 
     /** A value as the bash version printed it: 2 hex digits a byte. */
     public String hex(long value) {
-        return String.format("%0" + (2 * word) + "x", value & mask);
+        return String.format("%0" + (2 * word.bytes()) + "x", value & word.mask());
     }
 
     /**
@@ -117,7 +129,7 @@ public final class KernelTable {
                 BINUTILS.run("nm", "--defined-only", image.toString()).split("\n")) {
             String[] f = line.trim().split("\\s+");
             if (f.length == 3 && f[1].matches("[tTwW]")) {
-                symbols.add(new FunctionSymbol(Long.parseUnsignedLong(f[0], 16) & mask, 0, f[2]));
+                symbols.add(new FunctionSymbol(Long.parseUnsignedLong(f[0], 16) & word.mask(), 0, f[2]));
             }
         }
         symbols.sort(Comparator.comparing(FunctionSymbol::address, Long::compareUnsigned)
@@ -173,7 +185,7 @@ public final class KernelTable {
             String[] f = line.trim().split("\\s+");
             if (f.length == 4 && f[2].matches("[tTwW]")) {
                 symbols.add(new FunctionSymbol(
-                        Long.parseUnsignedLong(f[0], 16) & mask, Long.parseUnsignedLong(f[1], 16), f[3]));
+                        Long.parseUnsignedLong(f[0], 16) & word.mask(), Long.parseUnsignedLong(f[1], 16), f[3]));
             }
         }
         // At one address the widest symbol wins; of equally wide ones the first by name.
@@ -182,8 +194,8 @@ public final class KernelTable {
                 .thenComparing(FunctionSymbol::name));
         // A program that is not a kernel has no init text.
         Map<String, Long> all = symbols(image);
-        long sinit = all.getOrDefault("_sinittext", 0L) & mask;
-        long einit = all.getOrDefault("_einittext", 0L) & mask;
+        long sinit = all.getOrDefault("_sinittext", 0L) & word.mask();
+        long einit = all.getOrDefault("_einittext", 0L) & word.mask();
         List<Long> sorted = new ArrayList<>(values.stream().filter(v -> v != 0).toList());
         sorted.sort(Long::compareUnsigned);
         List<Located> out = new ArrayList<>();
@@ -232,8 +244,8 @@ public final class KernelTable {
 
     /** The relocations whose place is in the table, counted by type name, in type order (table_relocations). */
     public Map<String, Integer> relocationsByType(Bounds bounds) {
-        long start = PruneOracle.symbol(BINUTILS, image, bounds.start()) & mask;
-        long stop = PruneOracle.symbol(BINUTILS, image, bounds.stop()) & mask;
+        long start = PruneOracle.symbol(BINUTILS, image, bounds.start()) & word.mask();
+        long stop = PruneOracle.symbol(BINUTILS, image, bounds.stop()) & word.mask();
         Map<String, Integer> counts = new TreeMap<>();
         for (PruneOracle.RelocationLine r : PruneOracle.relocationsInto(BINUTILS, image, start, stop)) {
             counts.merge(r.type(), 1, Integer::sum);

@@ -199,7 +199,7 @@ public final class ArmBackend extends AbstractArchBackend {
     }
 
     private static Instruction decodeArm(Code code, int offset, ByteOrder order) {
-        if (offset % ArmInstructions.WORD != 0 || !code.has(offset, ArmInstructions.WORD)) {
+        if (!code.hasAligned(offset, ArmInstructions.WORD)) {
             return new Instruction.Other(1);
         }
         int word = ArmInstructions.word(code.bytes(), offset, order);
@@ -216,7 +216,7 @@ public final class ArmBackend extends AbstractArchBackend {
     }
 
     private static Instruction decodeThumb(Code code, int offset, ByteOrder order) {
-        if (offset % ArmInstructions.HALFWORD != 0 || !code.has(offset, ArmInstructions.HALFWORD)) {
+        if (!code.hasAligned(offset, ArmInstructions.HALFWORD)) {
             return new Instruction.Other(1);
         }
         int first = ArmInstructions.halfword(code.bytes(), offset, order);

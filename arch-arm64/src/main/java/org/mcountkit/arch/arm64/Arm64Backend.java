@@ -118,7 +118,7 @@ public final class Arm64Backend extends AbstractArchBackend {
      */
     @Override
     public Instruction decode(Code code, int offset) {
-        if (offset % Arm64Instructions.LENGTH != 0 || !code.has(offset, Arm64Instructions.LENGTH)) {
+        if (!code.hasAligned(offset, Arm64Instructions.LENGTH)) {
             return new Instruction.Other(1);
         }
         int word = Arm64Instructions.word(code.bytes(), offset);

@@ -232,7 +232,7 @@ public final class MipsBackend extends AbstractArchBackend {
      */
     @Override
     public Instruction decode(Code code, int offset) {
-        if (offset % MipsInstructions.WORD != 0 || !code.has(offset, MipsInstructions.WORD)) {
+        if (!code.hasAligned(offset, MipsInstructions.WORD)) {
             return new Instruction.Other(1);
         }
         ByteOrder order = MipsInstructions.order(code.target());

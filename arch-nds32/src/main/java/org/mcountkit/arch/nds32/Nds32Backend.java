@@ -177,7 +177,7 @@ public final class Nds32Backend extends AbstractArchBackend {
     @Override
     public Instruction decode(Code code, int offset) {
         ByteBuffer bytes = code.bytes();
-        if (offset % Nds32Instructions.SHORT_LENGTH != 0 || !code.has(offset, Nds32Instructions.SHORT_LENGTH)) {
+        if (!code.hasAligned(offset, Nds32Instructions.SHORT_LENGTH)) {
             return new Instruction.Other(1);
         }
         if (Nds32Instructions.hasWord(bytes, offset)) {

@@ -171,7 +171,7 @@ public final class PowerpcBackend extends AbstractArchBackend {
      */
     @Override
     public Instruction decode(Code code, int offset) {
-        if (offset % PowerpcInstructions.WORD != 0 || !code.has(offset, PowerpcInstructions.WORD)) {
+        if (!code.hasAligned(offset, PowerpcInstructions.WORD)) {
             return new Instruction.Other(1);
         }
         ByteOrder order = PowerpcInstructions.order(code.target());

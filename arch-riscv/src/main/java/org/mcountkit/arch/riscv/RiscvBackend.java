@@ -210,8 +210,7 @@ public final class RiscvBackend extends AbstractArchBackend {
      */
     @Override
     public Instruction decode(Code code, int offset) {
-        if (offset % RiscvInstructions.COMPRESSED_LENGTH != 0
-                || !code.has(offset, RiscvInstructions.COMPRESSED_LENGTH)) {
+        if (!code.hasAligned(offset, RiscvInstructions.COMPRESSED_LENGTH)) {
             return new Instruction.Other(1);
         }
         ByteBuffer bytes = code.bytes();

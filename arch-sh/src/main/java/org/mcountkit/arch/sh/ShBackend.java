@@ -91,7 +91,7 @@ public final class ShBackend extends AbstractArchBackend {
      */
     @Override
     public Instruction decode(Code code, int offset) {
-        if (offset % ShInstructions.HALFWORD != 0 || !code.has(offset, ShInstructions.HALFWORD)) {
+        if (!code.hasAligned(offset, ShInstructions.HALFWORD)) {
             return new Instruction.Other(1);
         }
         ByteOrder order = ShInstructions.order(code.target());

@@ -20,6 +20,7 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
+import org.mcountkit.core.output.FindingText;
 import org.mcountkit.core.testkit.PatchRoundTrip;
 import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.TableAssembly;
@@ -119,7 +120,8 @@ class ShLinkedProgramTest {
         Verification stale = mcountkit.verify(theirs);
         assertEquals(ShSources.PROGRAM_SITES, stale.findings().size(), stale.toString());
         assertTrue(
-                stale.findings().stream().allMatch(f -> f.reason().equals("neither a call to the hook nor a NOP")),
+                stale.findings().stream()
+                        .allMatch(f -> FindingText.reason(f).equals("neither a call to the hook nor a NOP")),
                 stale.findings().toString());
     }
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.Verification;
+import org.mcountkit.core.output.FindingText;
 import org.mcountkit.core.testkit.Images;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
@@ -105,7 +106,7 @@ class LibraryVerifyTest {
         Verification v = mcountkit.verify(image);
 
         assertTrue(twiceAt >= 0 && addAt >= 0, "gcc's table has twice and add: " + words);
-        Verification.Finding corrupted = new Verification.Finding(
+        FindingLine corrupted = new FindingLine(
                 "__mcount_loc",
                 8L * twiceAt,
                 twice,
@@ -113,7 +114,7 @@ class LibraryVerifyTest {
                 "90 90 90 90 90",
                 expected(twice, fentry),
                 "neither a call to the hook nor a NOP");
-        Verification.Finding moved = new Verification.Finding(
+        FindingLine moved = new FindingLine(
                 "__mcount_loc",
                 8L * addAt,
                 add + 1,
@@ -121,9 +122,34 @@ class LibraryVerifyTest {
                 afterAdd,
                 expected(add + 1, fentry),
                 "neither a call to the hook nor a NOP");
-        assertEquals(twiceAt < addAt ? List.of(corrupted, moved) : List.of(moved, corrupted), v.findings());
+        assertEquals(
+                twiceAt < addAt ? List.of(corrupted, moved) : List.of(moved, corrupted), FindingLine.of(v.findings()));
         assertEquals(5, v.checked());
         assertFalse(v.clean());
+    }
+
+    /** A finding as verify's reports spell it, to compare with what objdump and nm say. */
+    private record FindingLine(
+            String table,
+            long entryOffset,
+            long address,
+            String function,
+            String found,
+            String expected,
+            String reason) {
+
+        static List<FindingLine> of(List<Verification.Finding> findings) {
+            return findings.stream()
+                    .map(f -> new FindingLine(
+                            f.table(),
+                            f.entryOffset(),
+                            f.address(),
+                            FindingText.function(f),
+                            FindingText.found(f),
+                            FindingText.expected(f),
+                            FindingText.reason(f)))
+                    .toList();
+        }
     }
 
     private static String expected(long site, long hook) {
@@ -151,7 +177,7 @@ class LibraryVerifyTest {
 
         assertTrue(p.hookCallAddresses(image).contains(quiet), "objdump: quiet starts with its call");
         assertEquals(
-                List.of(new Verification.Finding(
+                List.of(new FindingLine(
                         "__mcount_loc",
                         8L * words.indexOf(quiet),
                         quiet,
@@ -159,7 +185,7 @@ class LibraryVerifyTest {
                         Images.hex(X86Program.call(quiet, fentry)),
                         expected(quiet, fentry),
                         "in .noinstr.text, a section that is not traced")),
-                v.findings());
+                FindingLine.of(v.findings()));
         assertEquals(6, v.checked());
     }
 
@@ -197,7 +223,7 @@ class LibraryVerifyTest {
         assertTrue(q.hookCallAddresses(image).contains(dead), "objdump: a call to __fentry__ at the dead entry");
         assertEquals(List.of(), v.findings());
         assertEquals(
-                List.of(new Verification.Finding(
+                List.of(new FindingLine(
                         "__mcount_loc",
                         (long) word * words.indexOf(dead),
                         dead,
@@ -205,7 +231,7 @@ class LibraryVerifyTest {
                         Images.hex(X86Program.call(dead, fentry)),
                         expected(dead, fentry, nop),
                         OUTSIDE_FUNCTION)),
-                v.outsideFunction());
+                FindingLine.of(v.outsideFunction()));
         assertEquals(3, v.checked());
         assertTrue(v.clean());
         assertFalse(v.clean(true), "--strict counts it");
@@ -216,7 +242,7 @@ class LibraryVerifyTest {
 
         assertEquals(List.of(), broken.outsideFunction());
         assertEquals(
-                List.of(new Verification.Finding(
+                List.of(new FindingLine(
                         "__mcount_loc",
                         (long) word * words.indexOf(dead),
                         dead,
@@ -224,7 +250,7 @@ class LibraryVerifyTest {
                         "90 90 90 90 90",
                         expected(dead, fentry, nop),
                         "in no function symbol, and neither a call to the hook nor a NOP")),
-                broken.findings());
+                FindingLine.of(broken.findings()));
         assertFalse(broken.clean());
     }
 

@@ -18,6 +18,7 @@ import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.Verification;
+import org.mcountkit.core.output.FindingText;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Images;
 import org.mcountkit.core.testkit.TableOracle;
@@ -92,8 +93,8 @@ class PieGotVerifyTest {
         Verification.Finding f = bad.findings().get(0);
         assertEquals(site, f.address());
         assertEquals(8L, f.entryOffset());
-        assertEquals(Images.hex(elsewhere), f.found());
-        assertEquals("neither a call to the hook nor a NOP", f.reason());
+        assertEquals(Images.hex(elsewhere), FindingText.found(f));
+        assertEquals("neither a call to the hook nor a NOP", FindingText.reason(f));
     }
 
     /**

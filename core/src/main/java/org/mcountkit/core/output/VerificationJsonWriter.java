@@ -57,10 +57,10 @@ public final class VerificationJsonWriter {
             json.writeStringField("table", f.table());
             json.writeNumberField("entryOffset", f.entryOffset());
             json.writeNumberField("address", f.address());
-            json.writeStringField("function", f.function());
-            json.writeStringField("found", f.found());
-            json.writeStringField("expected", f.expected());
-            json.writeStringField("reason", f.reason());
+            json.writeStringField("function", FindingText.function(f));
+            json.writeStringField("found", FindingText.found(f));
+            json.writeStringField("expected", FindingText.expected(f));
+            json.writeStringField("reason", FindingText.reason(f));
             json.writeEndObject();
         }
         json.writeEndArray();

@@ -13,6 +13,7 @@ import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.core.Verification;
 
 /**
  * Core's reading of machine code, on top of the one thing a backend knows ({@link
@@ -145,28 +146,20 @@ public final class CodeReader {
      * What a site at {@code address} should hold, for messages: the call to each of
      * {@code calls} (address to name), or any call to a hook when there are none, or the NOP.
      */
-    public String expected(long address, InstructionSet mode, Map<Long, String> calls) {
+    public Verification.Expected expected(long address, InstructionSet mode, Map<Long, String> calls) {
         PatchEncodings encodings = encodings(mode);
-        StringBuilder text = new StringBuilder();
+        List<Verification.HookCall> hookCalls = new ArrayList<>();
         for (Map.Entry<Long, String> call : calls.entrySet()) {
-            text.append("call ").append(call.getValue());
+            byte[] bytes;
             try {
-                text.append(" (")
-                        .append(hex(encodings.call(address, call.getKey())))
-                        .append(") or ");
+                bytes = encodings.call(address, call.getKey());
             } catch (EncodingException e) {
-                text.append(" (out of range here) or ");
+                bytes = null;
             }
+            hookCalls.add(new Verification.HookCall(call.getValue(), bytes));
         }
-        if (calls.isEmpty()) {
-            text.append("a call to ")
-                    .append(String.join("/", new TreeSet<>(abi.hooks())))
-                    .append(" or ");
-        }
-        return text.append("nop (")
-                .append(hex(encodings.nop(address, encodings.siteLength())))
-                .append(")")
-                .toString();
+        return new Verification.Expected(
+                hookCalls, List.copyOf(new TreeSet<>(abi.hooks())), encodings.nop(address, encodings.siteLength()));
     }
 
     public PatchEncodings encodings(InstructionSet mode) {

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.Verification.FunctionOffset;
 import org.mcountkit.core.elf.ElfFile;
 
 /**
@@ -120,25 +121,33 @@ public final class FunctionIndex {
 
     /** The function covering {@code offset} spelled {@code name} or {@code name+0xN}; null if none. */
     public String describe(int sectionIndex, long offset) {
+        FunctionOffset at = coveringOffset(sectionIndex, offset);
+        return at == null ? null : at.toString();
+    }
+
+    /** The function covering {@code offset} and how far into it that is; null if none. */
+    private FunctionOffset coveringOffset(int sectionIndex, long offset) {
         int k = coveringExtent(sectionIndex, offset);
-        if (k < 0) {
-            return null;
-        }
-        Symbol s = file.symbol(symbol[k]);
-        long delta = offset - start[k];
-        return delta == 0 ? s.name() : s.name() + "+0x" + Long.toHexString(delta);
+        return k < 0 ? null : new FunctionOffset(file.symbol(symbol[k]).name(), offset - start[k]);
+    }
+
+    /** {@link #entryFunction} spelled as objdump spells labels; null if none. */
+    public String describeEntry(int sectionIndex, long offset, int padLength) {
+        FunctionOffset at = entryFunction(sectionIndex, offset, padLength);
+        return at == null ? null : at.toString();
     }
 
     /**
      * The function a patchable entry at {@code offset} with a NOP pad of {@code padLength} bytes
      * belongs to. With {@code -fpatchable-function-entry=N,M} the entry sits M NOPs before the
-     * function's symbol, so a function starting inside the pad is named {@code name-0xN} (the
-     * distance back from its symbol, as objdump spells such labels); otherwise as {@link #describe}.
+     * function's symbol, so a function starting inside the pad is that function at a negative
+     * offset ({@code name-0xN}, the distance back from its symbol, as objdump spells such labels);
+     * otherwise the function covering it, as {@link #describe}; null if none.
      */
-    public String describeEntry(int sectionIndex, long offset, int padLength) {
+    public FunctionOffset entryFunction(int sectionIndex, long offset, int padLength) {
         int covering = coveringExtent(sectionIndex, offset);
         if (covering >= 0 && start[covering] == offset) {
-            return file.symbol(symbol[covering]).name();
+            return new FunctionOffset(file.symbol(symbol[covering]).name(), 0);
         }
         int k = lastStartingAtOrBefore(sectionIndex, offset) + 1;
         int best = -1;
@@ -151,9 +160,9 @@ public final class FunctionIndex {
             }
         }
         if (best >= 0) {
-            return file.symbol(symbol[best]).name() + "-0x" + Long.toHexString(start[best] - offset);
+            return new FunctionOffset(file.symbol(symbol[best]).name(), offset - start[best]);
         }
-        return describe(sectionIndex, offset);
+        return coveringOffset(sectionIndex, offset);
     }
 
     /**

@@ -22,7 +22,6 @@ import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.SectionSymbolInserter;
-import org.slf4j.Logger;
 
 /**
  * Appends {@code __mcount_loc} to a relocatable object in place, as the kernel's recordmcount
@@ -30,29 +29,27 @@ import org.slf4j.Logger;
  */
 public final class Recorder {
 
-    private final Backends backends;
-    private final Logger log;
-    private final RaceWindows races;
+    private final Rewriting rewriting;
 
-    /** A recorder whose {@code races} act at the moments another process could change a file (tests). */
-    public Recorder(Backends backends, Logger log, RaceWindows races) {
-        this.backends = backends;
-        this.log = log;
-        this.races = races;
+    /** A recorder that reads and writes files with {@code rewriting}. */
+    public Recorder(Rewriting rewriting) {
+        this.rewriting = rewriting;
     }
 
     public FileReport record(Path path, RecordOptions options) {
         long start = System.nanoTime();
         FileReport report = recordFile(path, options);
-        if (log.isDebugEnabled()) {
-            log.debug(
-                    "{}: {}; {} site(s) {}, {} untraced; {} ms",
-                    path,
-                    report.machine(),
-                    report.sites().size(),
-                    report.changed() ? "recorded" : "found, file left unchanged",
-                    report.untracedSites().size(),
-                    Millis.since(start));
+        if (rewriting.log().isDebugEnabled()) {
+            rewriting
+                    .log()
+                    .debug(
+                            "{}: {}; {} site(s) {}, {} untraced; {} ms",
+                            path,
+                            report.machine(),
+                            report.sites().size(),
+                            report.changed() ? "recorded" : "found, file left unchanged",
+                            report.untracedSites().size(),
+                            Millis.since(start));
         }
         return report;
     }
@@ -78,14 +75,14 @@ public final class Recorder {
     }
 
     private FileReport recordFile(Path path, AtomicFile.Existing existing, RecordOptions options) {
-        try (ElfFile file = ElfFiles.openForReplacing(existing, races)) {
+        try (ElfFile file = ElfFiles.openForReplacing(existing, rewriting.races())) {
             if (file.type() != ElfFile.ET_REL) {
                 throw new InputException(
                         Failure.WRONG_FILE_TYPE,
                         "not a relocatable object (e_type " + file.type()
                                 + "): record rewrites .o files; list reads linked images");
             }
-            ElfImage image = ElfImage.of(file, backends.require(file.target()));
+            ElfImage image = ElfImage.of(file, rewriting.backends().require(file.target()));
             String machine = image.machine();
             SiteScan scan = image.relocationSites();
             List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
@@ -128,7 +125,7 @@ public final class Recorder {
                         image.abi().addendsInPlace(),
                         image.abi().tableRelocation());
             }
-            ElfFiles.replace(existing, options.fsync(), out, races).ifPresent(diagnostics::add);
+            ElfFiles.replace(existing, options.fsync(), out, rewriting.races()).ifPresent(diagnostics::add);
             return new FileReport(
                     path,
                     machine,
@@ -228,10 +225,9 @@ public final class Recorder {
             added = SectionSymbolInserter.insert(file, out, new TreeSet<>(bases.missing()));
             renumber = added.renumber();
             for (int s : new TreeSet<>(bases.missing())) {
-                diagnostics.add(Diagnostic.at(
+                diagnostics.add(Diagnostic.inSection(
                         Severity.NOTE,
                         file.section(s).name(),
-                        -1,
                         "no LOCAL or GLOBAL symbol in the section: added a section symbol as the table's base"));
             }
         }

@@ -79,11 +79,11 @@ public final class TableSites {
                 }
             }
             if (!placed) {
-                warn(
-                        table,
-                        -1,
+                diagnostics.add(Diagnostic.inSection(
+                        Severity.WARNING,
+                        table.name(),
                         "no relocation section places its entries: the " + table.size()
-                                + " bytes cannot be read as sites");
+                                + " bytes cannot be read as sites"));
             }
         }
 
@@ -115,10 +115,9 @@ public final class TableSites {
                 entry(table, at, code, address - code.address(), source);
             }
             if (zeros > 0) {
-                diagnostics.add(Diagnostic.at(
+                diagnostics.add(Diagnostic.inSection(
                         Severity.NOTE,
                         table.name(),
-                        -1,
                         zeros + " zero entr" + (zeros == 1 ? "y" : "ies")
                                 + " (functions the link discarded or zeroed): not listed"));
             }

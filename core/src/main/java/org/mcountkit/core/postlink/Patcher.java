@@ -26,7 +26,7 @@ import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.output.FindingText;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfFiles;
@@ -34,8 +34,8 @@ import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.RelocationRetirer;
+import org.mcountkit.core.pipeline.Rewriting;
 import org.mcountkit.core.pipeline.SiteState;
-import org.slf4j.Logger;
 
 /**
  * Rewrites every recorded site of a file to the backend's NOP or to its call, as ftrace does at
@@ -51,15 +51,11 @@ import org.slf4j.Logger;
  */
 public final class Patcher {
 
-    private final Backends backends;
-    private final Logger log;
-    private final RaceWindows races;
+    private final Rewriting rewriting;
 
-    /** A patcher whose {@code races} act at the moments another process could change a file (tests). */
-    public Patcher(Backends backends, Logger log, RaceWindows races) {
-        this.backends = backends;
-        this.log = log;
-        this.races = races;
+    /** A patcher that reads and writes files with {@code rewriting}. */
+    public Patcher(Rewriting rewriting) {
+        this.rewriting = rewriting;
     }
 
     /**
@@ -70,7 +66,7 @@ public final class Patcher {
     public PatchResult patch(Path path, PatchOptions options) {
         long start = System.nanoTime();
         AtomicFile.Existing existing = ElfFiles.resolveForReplacing(path);
-        try (ElfImage image = ElfImage.openForReplacing(existing, backends, races)) {
+        try (ElfImage image = ElfImage.openForReplacing(existing, rewriting.backends(), rewriting.races())) {
             if (image.relocatable() && options.mode() == PatchMode.CALL) {
                 throw new InputException(
                         Failure.WRONG_FILE_TYPE,
@@ -79,20 +75,22 @@ public final class Patcher {
             List<CallSite> sites = options.tableOnly()
                     ? image.tableSites().sites()
                     : image.sites().listed();
-            PatchResult result = new Run(image, options, existing, races).apply(sites);
-            if (log.isDebugEnabled()) {
-                log.debug(
-                        "{}: {}; {} of {} site(s) patched to {}, {} already so, {} skipped, {} refused{}; {} ms",
-                        path,
-                        image.machine(),
-                        result.patched(),
-                        sites.size(),
-                        options.mode(),
-                        result.unchanged(),
-                        result.skipped(),
-                        result.refused().size(),
-                        result.written() ? "" : ", file unchanged",
-                        Millis.since(start));
+            PatchResult result = new Run(image, options, existing, rewriting.races()).apply(sites);
+            if (rewriting.log().isDebugEnabled()) {
+                rewriting
+                        .log()
+                        .debug(
+                                "{}: {}; {} of {} site(s) patched to {}, {} already so, {} skipped, {} refused{}; {} ms",
+                                path,
+                                image.machine(),
+                                result.patched(),
+                                sites.size(),
+                                options.mode(),
+                                result.unchanged(),
+                                result.skipped(),
+                                result.refused().size(),
+                                result.written() ? "" : ", file unchanged",
+                                Millis.since(start));
             }
             return result;
         }
@@ -278,7 +276,7 @@ public final class Patcher {
         }
 
         private String expected(long address, InstructionSet mode) {
-            return reader.expected(address, mode, expectedCalls);
+            return FindingText.expected(reader.expected(address, mode, expectedCalls));
         }
 
         /**

@@ -23,12 +23,11 @@ import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.FileBytes;
-import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RaceWindows;
-import org.slf4j.Logger;
+import org.mcountkit.core.pipeline.Rewriting;
 
 /**
  * Gives a linked image's {@code __mcount_loc} table what Linux 6.15's {@code scripts/sorttable}
@@ -46,15 +45,11 @@ import org.slf4j.Logger;
  */
 public final class Pruner {
 
-    private final Backends backends;
-    private final Logger log;
-    private final RaceWindows races;
+    private final Rewriting rewriting;
 
-    /** A pruner whose {@code races} act at the moments another process could change a file (tests). */
-    public Pruner(Backends backends, Logger log, RaceWindows races) {
-        this.backends = backends;
-        this.log = log;
-        this.races = races;
+    /** A pruner that reads and writes files with {@code rewriting}. */
+    public Pruner(Rewriting rewriting) {
+        this.rewriting = rewriting;
     }
 
     /**
@@ -69,8 +64,8 @@ public final class Pruner {
         // A dry run only reads; a run that may write resolves the file once, refusing a read-only one.
         AtomicFile.Existing existing = options.dryRun() ? null : ElfFiles.resolveForReplacing(path);
         try (ElfImage image = existing == null
-                ? ElfImage.open(path, backends)
-                : ElfImage.openForReplacing(existing, backends, races)) {
+                ? ElfImage.open(path, rewriting.backends())
+                : ElfImage.openForReplacing(existing, rewriting.backends(), rewriting.races())) {
             ElfFile file = image.file();
             if (image.relocatable()) {
                 throw new InputException(
@@ -103,18 +98,20 @@ public final class Pruner {
             for (TableVerdicts table : Verifier.verdicts(image, tables)) {
                 edit.table(table);
             }
-            PruneResult result = edit.finish(existing, races);
-            if (log.isDebugEnabled()) {
-                log.debug(
-                        "{}: {}; {} entr(ies), {} zero before, {} zeroed, {} relocation(s) made NONE{}; {} ms",
-                        path,
-                        image.machine(),
-                        result.entries(),
-                        result.zerosBefore(),
-                        result.zeroed().size(),
-                        result.relocationsNeutralised(),
-                        result.written() ? "" : ", file unchanged",
-                        Millis.since(start));
+            PruneResult result = edit.finish(existing, rewriting.races());
+            if (rewriting.log().isDebugEnabled()) {
+                rewriting
+                        .log()
+                        .debug(
+                                "{}: {}; {} entr(ies), {} zero before, {} zeroed, {} relocation(s) made NONE{}; {} ms",
+                                path,
+                                image.machine(),
+                                result.entries(),
+                                result.zerosBefore(),
+                                result.zeroed().size(),
+                                result.relocationsNeutralised(),
+                                result.written() ? "" : ", file unchanged",
+                                Millis.since(start));
             }
             return result;
         }
@@ -163,10 +160,9 @@ public final class Pruner {
             zerosBefore += checked.count(Verdict.Kind.ZERO);
             int bad = checked.count(Verdict.Kind.BAD);
             if (bad > 0) {
-                diagnostics.add(Diagnostic.at(
+                diagnostics.add(Diagnostic.inSection(
                         Severity.WARNING,
                         table.name(),
-                        -1,
                         bad + " entr" + (bad == 1 ? "y is" : "ies are")
                                 + " bad (see verify): left as they are, sorted with the others"));
             }

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +17,7 @@ import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Verification;
+import org.mcountkit.core.Verification.Problem;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.pipeline.Backends;
@@ -60,11 +60,6 @@ import org.slf4j.Logger;
  * NONE (retired) counts as a zero.
  */
 public final class Verifier {
-
-    /** Why an entry with the right bytes is outside a function: the one explanation we know of. */
-    private static final String OUTSIDE_FUNCTION =
-            "in no function symbol: most likely the dead code of an overridden weak function, which the kernel"
-                    + " skips or NOPs";
 
     /**
      * How far the NOPs at an entry are followed to find the function they pad: past any pad a
@@ -252,22 +247,16 @@ public final class Verifier {
                     count(objectEntry(table.name(), at, p.section(), p.offset(), patchable));
                 } else if (placed instanceof RelocatedEntry.Unplaced u) {
                     count(Verdict.bad(new Verification.Finding(
-                            table.name(),
-                            at,
-                            0,
-                            null,
-                            null,
-                            "a relocation against a traced code section",
-                            u.reason())));
+                            table.name(), at, 0, null, null, null, new Problem.Unplaced(u.reason()))));
                 }
             }
         }
 
         private Verdict objectEntry(String table, long at, Section code, long offset, boolean patchable) {
             if (!TracedSections.isCode(code) || offset < 0 || offset >= code.size()) {
-                String where = TracedSections.isCode(code)
-                        ? String.format("past the end of %s (%d bytes)", code.name(), code.size())
-                        : "in " + code.name() + ", which is not code";
+                Problem where = TracedSections.isCode(code)
+                        ? new Problem.PastEnd(code.name(), code.size())
+                        : new Problem.NotCode(code.name());
                 return Verdict.bad(new Verification.Finding(
                         table, at, offset, null, null, expected(offset, InstructionSet.DEFAULT), where));
             }
@@ -284,7 +273,7 @@ public final class Verifier {
                         null,
                         null,
                         expected(address, InstructionSet.DEFAULT),
-                        "not in any code section"));
+                        new Problem.NotInCode()));
             }
             return entry(table, at, code, address - code.address(), patchable);
         }
@@ -299,25 +288,23 @@ public final class Verifier {
             if (siteBytes && inFunction) {
                 return Verdict.SITE;
             }
-            String reason;
+            Problem problem;
             if (!traced) {
-                reason = "in " + code.name() + ", a section that is not traced";
+                problem = new Problem.Untraced(code.name());
             } else if (siteBytes) {
-                reason = OUTSIDE_FUNCTION;
+                problem = new Problem.OutsideFunction();
             } else {
-                reason = inFunction
-                        ? "neither a call to the hook nor a NOP"
-                        : "in no function symbol, and neither a call to the hook nor a NOP";
+                problem = new Problem.NotASite(inFunction);
             }
             long address = code.address() + offset;
             Verification.Finding finding = new Verification.Finding(
                     table,
                     at,
                     address,
-                    image.functions().describeEntry(code.index(), offset, nops),
-                    hex(bytes, (int) offset, reader.siteLength(bytes, (int) offset)),
+                    image.functions().entryFunction(code.index(), offset, nops),
+                    bytesAt(bytes, (int) offset, reader.siteLength(bytes, (int) offset)),
                     expected(address, bytes.mode()),
-                    reason);
+                    problem);
             return siteBytes ? Verdict.outsideFunction(finding) : Verdict.bad(finding);
         }
 
@@ -336,16 +323,17 @@ public final class Verifier {
             return state == SiteState.NOP || hookCalls.contains(new Place(code.index(), offset));
         }
 
-        private String expected(long address, InstructionSet mode) {
+        private Verification.Expected expected(long address, InstructionSet mode) {
             return reader.expected(address, mode, image.hooks().defined());
         }
 
-        private static String hex(Code code, int offset, int length) {
+        /** The site's {@code length} bytes at {@code offset}, as many as the section has. */
+        private static byte[] bytesAt(Code code, int offset, int length) {
             ByteBuffer bytes = code.bytes();
             int n = Math.max(0, Math.min(length, bytes.limit() - offset));
             byte[] b = new byte[n];
             bytes.get(offset, b);
-            return HexFormat.ofDelimiter(" ").formatHex(b);
+            return b;
         }
     }
 }

@@ -238,7 +238,8 @@ class BackendSeamTest {
         when(encodings.nop(5)).thenReturn(NOP5.clone());
         // The SPI's default: the site's NOP over the site.
         when(backend.untracedCallNop(any(), anyInt(), anyInt())).thenCallRealMethod();
-        FileReport report = new Recorder(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE)
+        FileReport report = new Recorder(
+                        new Rewriting(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE))
                 .record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
@@ -280,7 +281,8 @@ class BackendSeamTest {
             untracedBefore.add(copy);
         }
 
-        FileReport report = new Recorder(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE)
+        FileReport report = new Recorder(
+                        new Rewriting(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE))
                 .record(object, RecordOptions.DEFAULT);
 
         assertTrue(report.changed());
@@ -308,7 +310,8 @@ class BackendSeamTest {
         when(backend.recognize(any())).thenReturn(Recognition.rejected("never a call"));
         byte[] before = Files.readAllBytes(object);
 
-        FileReport report = new Recorder(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE)
+        FileReport report = new Recorder(
+                        new Rewriting(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE))
                 .record(object, RecordOptions.DEFAULT);
 
         assertFalse(report.changed());

@@ -149,7 +149,8 @@ class InstructionSetModeSeamTest {
         when(armEncodings.nop(4)).thenReturn(ARM_NOP.clone());
         when(thumbEncodings.nop(4)).thenReturn(THUMB_NOP.clone());
 
-        PatchResult result = new Patcher(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE)
+        PatchResult result = new Patcher(
+                        new Rewriting(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE))
                 .patch(object, new PatchOptions(PatchMode.NOP, false, null));
 
         assertEquals(3, result.patched(), result.toString());

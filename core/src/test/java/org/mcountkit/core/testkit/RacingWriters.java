@@ -15,6 +15,7 @@ import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.Recorder;
+import org.mcountkit.core.pipeline.Rewriting;
 import org.mcountkit.core.postlink.Patcher;
 import org.mcountkit.core.postlink.Pruner;
 import org.mcountkit.core.postlink.TableFile;
@@ -34,7 +35,7 @@ public final class RacingWriters {
     private RacingWriters() {}
 
     public static FileReport record(Path file, RecordOptions options, RaceWindows races) {
-        return new Recorder(Backends.load(), NOPLogger.NOP_LOGGER, races).record(file, options);
+        return new Recorder(new Rewriting(Backends.load(), NOPLogger.NOP_LOGGER, races)).record(file, options);
     }
 
     /** {@link #record}, its exception (if any) turned into a failed outcome as a batch run turns it. */
@@ -45,11 +46,11 @@ public final class RacingWriters {
     }
 
     public static PatchResult patch(Path file, PatchOptions options, RaceWindows races) {
-        return new Patcher(Backends.load(), NOPLogger.NOP_LOGGER, races).patch(file, options);
+        return new Patcher(new Rewriting(Backends.load(), NOPLogger.NOP_LOGGER, races)).patch(file, options);
     }
 
     public static PruneResult prune(Path file, PruneOptions options, RaceWindows races) {
-        return new Pruner(Backends.load(), NOPLogger.NOP_LOGGER, races).prune(file, options);
+        return new Pruner(new Rewriting(Backends.load(), NOPLogger.NOP_LOGGER, races)).prune(file, options);
     }
 
     /** Writes {@code bytes} to {@code out} as {@code table -o} writes a table of {@code inputs}. */

@@ -1,0 +1,11 @@
+/**
+ * A backend ({@code SparcBackend}) for the library to find with ServiceLoader: on the module path through
+ * this declaration, on the class path and in a plugin directory through META-INF/services. It
+ * reads only the SPI and exports nothing.
+ */
+module org.mcountkit.arch.sparc {
+    requires org.mcountkit.api;
+
+    provides org.mcountkit.api.ArchBackend with
+            org.mcountkit.arch.sparc.SparcBackend;
+}
