@@ -5,9 +5,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * --config's one build (out/mcountkit), whose scripts/recordmcount runs both tools on each object
@@ -20,6 +22,8 @@ final class FullSizeBuild {
 
     /** Written once configure, prepare and the C tool's move are done: a run finding it resumes. */
     static final String STAMP = ".kernel-check-prepared";
+
+    private static final String STARTED = "started";
 
     private final Setup setup;
     private final KernelBuild build;
@@ -47,6 +51,8 @@ final class FullSizeBuild {
         String wrapper = wrapper(dir);
         Setup.say(setup.arch() + ": building with both recordmcounts on each object (make -j" + setup.jobs() + ")");
         String before = load();
+        // A run stopped before its end (the session ended) leaves this line without a time after it.
+        append(dir.resolve("build.times"), STARTED + "\n");
         Path log = dir.resolve("build.log");
         BuildTime time = BuildTime.of(() ->
                 Processes.run(build.kmake(setup.src(), dir, "-j" + setup.jobs()), null, Map.of(), log, log, true));
@@ -109,14 +115,27 @@ final class FullSizeBuild {
                 .replace("@ENTRY@", entry.stream().map(KernelBuild::quote).collect(Collectors.joining(" ")));
     }
 
-    /** build.times: one line per make run, "REAL USER SYS LOAD_BEFORE LOAD_AFTER" (1-minute load averages). */
+    /**
+     * build.times: per make run a line "started", then when make ended "REAL USER SYS LOAD_BEFORE
+     * LOAD_AFTER" (1-minute load averages). The times of the runs that ended.
+     */
     static List<double[]> times(Path dir) {
         return Processes.text(dir.resolve("build.times"))
                 .lines()
-                .map(l -> java.util.Arrays.stream(l.trim().split("\\s+"))
+                .filter(l -> !l.equals(STARTED))
+                .map(l -> Arrays.stream(l.trim().split("\\s+"))
                         .mapToDouble(Double::parseDouble)
                         .toArray())
                 .toList();
+    }
+
+    /** The make runs of build.times that were stopped before their end (their time is not known). */
+    static long stoppedRuns(Path dir) {
+        List<String> lines = Processes.text(dir.resolve("build.times")).lines().toList();
+        return IntStream.range(0, lines.size())
+                .filter(i -> lines.get(i).equals(STARTED)
+                        && (i + 1 == lines.size() || lines.get(i + 1).equals(STARTED)))
+                .count();
     }
 
     private static String load() {

@@ -44,6 +44,7 @@ final class FullSizeCheck {
                 setup,
                 version + " from " + source + ", " + build.compiler(),
                 FullSizeBuild.times(dir),
+                FullSizeBuild.stoppedRuns(dir),
                 calls,
                 failures,
                 objects,

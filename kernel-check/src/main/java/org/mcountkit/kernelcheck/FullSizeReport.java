@@ -15,6 +15,7 @@ final class FullSizeReport {
             Setup setup,
             String linux,
             List<double[]> makeRuns,
+            long stoppedRuns,
             FullSizeCalls calls,
             List<String> cFailures,
             ObjectComparison objects,
@@ -67,8 +68,15 @@ final class FullSizeReport {
                 r,
                 String.format(
                         "Build: %d make run(s), %.1f s wall clock in all (CPU %.1f s); 1-minute load average before and"
-                                + " after each: %s",
-                        in.makeRuns().size(), wall, cpu, loads(in.makeRuns())));
+                                + " after each: %s%s",
+                        in.makeRuns().size(),
+                        wall,
+                        cpu,
+                        loads(in.makeRuns()),
+                        in.stoppedRuns() == 0
+                                ? ""
+                                : "; and " + in.stoppedRuns()
+                                        + " run(s) stopped before their end, whose time is not known"));
         FullSizeCalls calls = in.calls();
         int objects = calls.last().size();
         double c = calls.cSeconds();
