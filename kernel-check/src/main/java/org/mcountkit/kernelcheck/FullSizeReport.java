@@ -115,11 +115,7 @@ final class FullSizeReport {
         v.bad().forEach(b -> line(r, "  bad: " + b));
         line(r, "");
         ObjectComparison o = in.objects();
-        line(
-                r,
-                "Objects with a table: " + o.objects() + "; byte-identical: " + o.identical()
-                        + "; same table, only padding or data neither tool writes differs: " + o.padding()
-                        + "; C tool failed: " + o.failedC() + "; unexplained: " + o.unexplained());
+        line(r, o.summary());
         if (!in.cFailures().isEmpty()) {
             line(r, "C recordmcount failures let through (its copy keeps no table; 'Cannot find symbol for section'):");
             in.cFailures().forEach(f -> line(r, "  " + f));

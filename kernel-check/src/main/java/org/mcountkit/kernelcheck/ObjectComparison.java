@@ -100,6 +100,15 @@ record ObjectComparison(
         return new ObjectComparison(objects, identical, padding, failedC, droppedC, unexplained, diff, dropped);
     }
 
+    /** The counts, one line of the report. */
+    String summary() {
+        return "Objects with a table: " + objects + "; byte-identical: " + identical
+                + "; same table, only padding or data neither tool writes differs: " + padding
+                + "; C tool failed: " + failedC + ";"
+                + (droppedC > 0 ? " C tool dropped sites across sections (MIPS): " + droppedC + ";" : "")
+                + " unexplained: " + unexplained;
+    }
+
     /** Every .o and .ko of a build folder but vmlinux.o and the .tmp_ files, relative, sorted. */
     static List<String> objectsOf(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
