@@ -186,9 +186,13 @@ final class Initramfs {
 
     /** The initramfs of one build: busybox, the init script, the images and the build's .ko files. */
     Path forModules(String kernel) {
+        return forModules(kernel, modules(setup.dir(kernel)));
+    }
+
+    /** The initramfs of one build with only {@code modules} of its .ko files (--config loads a handful). */
+    Path forModules(String kernel, List<Module> modules) {
         Path dir = setup.dir(kernel);
         Path out = setup.out();
-        List<Module> modules = modules(dir);
         Processes.write(
                 dir.resolve("modules.list"),
                 lines(modules.stream().map(Module::line).toList()));

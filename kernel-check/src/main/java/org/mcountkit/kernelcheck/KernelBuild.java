@@ -84,20 +84,26 @@ final class KernelBuild {
         this.setup = setup;
     }
 
-    /** The options set y on top of tinyconfig besides the ftrace ones. */
+    /** The options set y on top of tinyconfig (or --config's target) besides the ftrace ones. */
     List<String> enable() {
         List<String> enable = new ArrayList<>(setup.machine().enable());
         if (setup.options().prune()) {
             enable.addAll(PRUNE_OPTIONS);
             enable.addAll(setup.options().enable());
         }
-        if (setup.options().modules()) {
+        if (setup.options().loadsModules()) {
             enable.addAll(MODULES_BUILT_IN);
+        }
+        if (setup.options().fullSize()) {
+            enable.addAll(FullSizeModules.BUILT_IN);
         }
         return enable;
     }
 
     List<String> moduleOptions() {
+        if (setup.options().fullSize()) {
+            return FullSizeModules.OPTIONS;
+        }
         return setup.options().modules() ? MODULE_OPTIONS : List.of();
     }
 
@@ -135,8 +141,9 @@ final class KernelBuild {
 
     void configure(Path src, Path dir) {
         Path log = dir.resolve("config.log");
-        if (Processes.run(kmake(src, dir, "tinyconfig"), null, Map.of(), log, log) != 0) {
-            throw new KernelCheckException(Processes.tail(log, 20) + "\n" + dir + ": make tinyconfig failed");
+        String target = setup.options().configTarget();
+        if (Processes.run(kmake(src, dir, target), null, Map.of(), log, log) != 0) {
+            throw new KernelCheckException(Processes.tail(log, 20) + "\n" + dir + ": make " + target + " failed");
         }
         List<String> config = new ArrayList<>(List.of(
                 src.resolve("scripts/config").toString(),

@@ -58,7 +58,7 @@ public final class KernelCheck {
 
     private boolean check() {
         Options o = setup.options();
-        if (o.prune() || o.modules()) {
+        if (o.prune() || o.loadsModules()) {
             setup.machine().requireBusyboxArch();
         }
         Packages.install(Packages.needed(setup));
@@ -70,6 +70,9 @@ public final class KernelCheck {
         }
         Path perLinkSrc = o.perLink() && !o.reuse() ? Source.perLink(setup) : null;
         setup.mcountkit().warmUp();
+        if (o.fullSize()) {
+            return FullSizeCheck.run(setup, build);
+        }
         buildKernels(perLinkSrc);
         Map<String, Path> initrds = initramfs();
         for (String kernel : setup.kernels()) {

@@ -138,16 +138,7 @@ final class KernelReport {
         }
         line(r, "");
         ObjectComparison o = in.objects();
-        line(
-                r,
-                "Objects with a table: " + o.objects() + "; byte-identical: " + o.identical()
-                        + "; same table, only padding or data neither tool writes differs: " + o.padding()
-                        + "; C tool failed: "
-                        + o.failedC() + ";"
-                        + (o.droppedC() > 0
-                                ? " C tool dropped sites across sections (MIPS): " + o.droppedC() + ";"
-                                : "")
-                        + " unexplained: " + o.unexplained());
+        line(r, o.summary());
         if (!in.cFailures().isEmpty()) {
             line(
                     r,

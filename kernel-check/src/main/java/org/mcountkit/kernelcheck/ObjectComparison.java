@@ -33,6 +33,14 @@ record ObjectComparison(
     }
 
     static ObjectComparison compare(Path cDir, Path mDir, List<String> cFailures) {
+        return compare(cDir, mDir, objectsOf(mDir), cFailures);
+    }
+
+    /**
+     * The objects {@code rels} (relative paths) of the two folders: --config's one build keeps the C
+     * tool's copy of only the objects recordmcount saw, so it names them.
+     */
+    static ObjectComparison compare(Path cDir, Path mDir, List<String> rels, List<String> cFailures) {
         int objects = 0;
         int identical = 0;
         int padding = 0;
@@ -41,7 +49,7 @@ record ObjectComparison(
         int unexplained = 0;
         List<String> diff = new ArrayList<>();
         List<String> dropped = new ArrayList<>();
-        for (String rel : objectsOf(mDir)) {
+        for (String rel : rels) {
             Path a = cDir.resolve(rel);
             Path b = mDir.resolve(rel);
             if (!Files.isRegularFile(a)) {
@@ -90,6 +98,15 @@ record ObjectComparison(
             }
         }
         return new ObjectComparison(objects, identical, padding, failedC, droppedC, unexplained, diff, dropped);
+    }
+
+    /** The counts, one line of the report. */
+    String summary() {
+        return "Objects with a table: " + objects + "; byte-identical: " + identical
+                + "; same table, only padding or data neither tool writes differs: " + padding
+                + "; C tool failed: " + failedC + ";"
+                + (droppedC > 0 ? " C tool dropped sites across sections (MIPS): " + droppedC + ";" : "")
+                + " unexplained: " + unexplained;
     }
 
     /** Every .o and .ko of a build folder but vmlinux.o and the .tmp_ files, relative, sorted. */

@@ -14,11 +14,13 @@ public record Options(
         boolean kernelTables,
         List<String> enable,
         boolean perLink,
+        String config,
+        boolean fresh,
         String arch) {
 
     public static final String USAGE =
             "usage: bin/kernel-check [--linux 6.1|6.12] [--cc gcc|clang] [--reuse] [--modules]"
-                    + " [--prune [--kernel-tables] [--enable 'OPTION...'] | --per-link] ARCH"
+                    + " [--prune [--kernel-tables] [--enable 'OPTION...'] | --per-link | --config TARGET [--fresh]] ARCH"
                     + "   (x86_64, i386, arm64, arm, arm-thumb2, mips, mips64, ppc64le, ppc64, sparc64)";
 
     /** A command line kernel-check refuses: the lines to print, exit 2. */
@@ -39,11 +41,14 @@ public record Options(
         boolean prune = false;
         boolean kernelTables = false;
         boolean perLink = false;
+        String config = "";
+        boolean fresh = false;
         List<String> enable = new ArrayList<>();
         int i = 0;
         for (; i < args.size() - 1; i++) {
             String arg = args.get(i);
-            boolean valued = arg.equals("--linux") || arg.equals("--cc") || arg.equals("--enable");
+            boolean valued =
+                    arg.equals("--linux") || arg.equals("--cc") || arg.equals("--enable") || arg.equals("--config");
             if (valued && i + 2 >= args.size()) {
                 throw new UsageException(USAGE);
             }
@@ -56,6 +61,8 @@ public record Options(
                 case "--prune" -> prune = true;
                 case "--kernel-tables" -> kernelTables = true;
                 case "--per-link" -> perLink = true;
+                case "--config" -> config = args.get(++i);
+                case "--fresh" -> fresh = true;
                 default -> throw new UsageException(USAGE);
             }
         }
@@ -74,13 +81,34 @@ public record Options(
         if (modules && prune) {
             throw new UsageException("kernel-check: --modules and --prune are separate runs");
         }
+        if (!config.isEmpty() && (prune || perLink || modules)) {
+            throw new UsageException("kernel-check: --config is one build of its own (not with --prune, --per-link or"
+                    + " --modules: it loads a handful of its own modules)");
+        }
+        if (fresh && config.isEmpty()) {
+            throw new UsageException("kernel-check: --fresh goes with --config");
+        }
+        if (!config.matches("[A-Za-z0-9_.-]*")) {
+            throw new UsageException("kernel-check: --config takes a make config target, such as multi_v7_defconfig");
+        }
         if (!linux.equals("6.1") && !linux.equals("6.12")) {
             throw new UsageException("kernel-check: --linux takes 6.1 or 6.12 (Debian's linux-source packages)");
         }
         if (!cc.equals("gcc") && !cc.equals("clang")) {
             throw new UsageException("kernel-check: --cc takes gcc or clang");
         }
-        return new Options(linux, cc, reuse, modules, prune, kernelTables, List.copyOf(enable), perLink, args.get(i));
+        return new Options(
+                linux,
+                cc,
+                reuse,
+                modules,
+                prune,
+                kernelTables,
+                List.copyOf(enable),
+                perLink,
+                config,
+                fresh,
+                args.get(i));
     }
 
     /**
@@ -110,11 +138,32 @@ public record Options(
         if (perLink) {
             name.append("-per-link");
         }
+        if (fullSize()) {
+            name.append("-config-").append(config);
+        }
         return name.toString();
+    }
+
+    /** --config: one build of a whole configuration, both tools run on each object (FullSizeCheck). */
+    public boolean fullSize() {
+        return !config.isEmpty();
+    }
+
+    /** The make target the configuration starts from: --config's, or tinyconfig. */
+    public String configTarget() {
+        return fullSize() ? config : "tinyconfig";
+    }
+
+    /** The initramfs loads modules: --modules' set, or --config's handful. */
+    public boolean loadsModules() {
+        return modules || fullSize();
     }
 
     /** The two kernels booted and checked: the C tool's and mcountkit's, or with --prune mcountkit's before and after. */
     public List<String> kernels() {
+        if (fullSize()) {
+            return List.of("mcountkit");
+        }
         return prune ? List.of("unpruned", "pruned") : List.of("c", "mcountkit");
     }
 }

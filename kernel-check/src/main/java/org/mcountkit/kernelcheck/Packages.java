@@ -30,7 +30,7 @@ final class Packages {
             packages.add("binutils-" + cross.substring(0, cross.length() - 1));
         }
         // --modules makes an ISO 9660, a FAT and an ext4 image for the modules to mount.
-        if (o.modules()) {
+        if (o.loadsModules()) {
             packages.addAll(List.of("genisoimage", "dosfstools", "e2fsprogs"));
         }
         if (o.cc().equals("clang")) {

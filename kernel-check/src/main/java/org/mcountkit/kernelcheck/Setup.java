@@ -33,7 +33,9 @@ record Setup(
         // tables its own way (arm64: gcc's -fpatchable-function-entry; x86_64: objtool).
         Path src = work.resolve("linux-" + options.linux() + (options.kernelTables() ? "-unedited" : ""));
         int jobs = Integer.parseInt(env.getOrDefault("MCOUNTKIT_KERNEL_JOBS", Integer.toString(cores)));
-        int timeout = Integer.parseInt(env.getOrDefault("MCOUNTKIT_KERNEL_BOOT_TIMEOUT", "600"));
+        // A full configuration runs its many trace events' self-tests at boot: minutes under QEMU.
+        int timeout = Integer.parseInt(
+                env.getOrDefault("MCOUNTKIT_KERNEL_BOOT_TIMEOUT", options.fullSize() ? "1800" : "600"));
         return new Setup(
                 options,
                 machine,
@@ -76,7 +78,7 @@ record Setup(
         if (options.prune()) {
             return BootLog.Ending.FILTER_FUNCTIONS;
         }
-        return options.modules() ? BootLog.Ending.MODULES : BootLog.Ending.PANIC;
+        return options.loadsModules() ? BootLog.Ending.MODULES : BootLog.Ending.PANIC;
     }
 
     /** Progress on standard error, as "kernel-check: MESSAGE". */

@@ -25,6 +25,8 @@ class OptionsTest {
                 "--modules x86_64 | x86_64-modules",
                 "--linux 6.12 --cc clang --modules arm64 | arm64-6.12-clang-modules",
                 "--per-link --linux 6.12 mips | mips-6.12-per-link",
+                "--config multi_v7_defconfig arm | arm-config-multi_v7_defconfig",
+                "--fresh --cc clang --config tinyconfig x86_64 | x86_64-clang-config-tinyconfig",
                 "--prune --kernel-tables --enable RELOCATABLE --enable RANDOMIZE_BASE arm64"
                         + " | arm64-prune-kernel-tables-relocatable-randomize-base",
             })
@@ -42,6 +44,13 @@ class OptionsTest {
                 "--prune --modules x86_64 => kernel-check: --modules and --prune are separate runs",
                 "--linux 6.6 x86_64 => kernel-check: --linux takes 6.1 or 6.12 (Debian's linux-source packages)",
                 "--cc icc x86_64 => kernel-check: --cc takes gcc or clang",
+                "--config multi_v7_defconfig --prune arm => kernel-check: --config is one build of its own (not with"
+                        + " --prune, --per-link or --modules: it loads a handful of its own modules)",
+                "--per-link --config defconfig arm => kernel-check: --config is one build of its own (not with"
+                        + " --prune, --per-link or --modules: it loads a handful of its own modules)",
+                "--fresh arm => kernel-check: --fresh goes with --config",
+                "--config x;rm arm => kernel-check: --config takes a make config target, such as multi_v7_defconfig",
+                "--config arm => " + Options.USAGE,
                 "--bogus x86_64 => " + Options.USAGE,
                 "--linux x86_64 => " + Options.USAGE,
             })
@@ -54,7 +63,11 @@ class OptionsTest {
     @ParameterizedTest
     @CsvSource(
             delimiter = '|',
-            value = {"--prune x86_64 | unpruned pruned", "--modules x86_64 | c mcountkit"})
+            value = {
+                "--prune x86_64 | unpruned pruned",
+                "--modules x86_64 | c mcountkit",
+                "--config multi_v7_defconfig arm | mcountkit"
+            })
     void theKernelsCheckedAreTheToolsOrThePruneStepsTwo(String line, String kernels) {
         assertEquals(List.of(kernels.split(" ")), parse(line).kernels());
     }
@@ -64,5 +77,18 @@ class OptionsTest {
         Options o = Options.parse(List.of("--prune", "--enable", "RELOCATABLE  RANDOMIZE_BASE", "arm64"));
 
         assertEquals(List.of("RELOCATABLE", "RANDOMIZE_BASE"), o.enable());
+    }
+
+    @Test
+    void configStartsFromItsTargetAndLoadsModules() {
+        Options full = parse("--config multi_v7_defconfig arm");
+        Options small = parse("--modules arm");
+
+        assertEquals(
+                List.of("multi_v7_defconfig", true, true),
+                List.of(full.configTarget(), full.fullSize(), full.loadsModules()));
+        assertEquals(
+                List.of("tinyconfig", false, true),
+                List.of(small.configTarget(), small.fullSize(), small.loadsModules()));
     }
 }

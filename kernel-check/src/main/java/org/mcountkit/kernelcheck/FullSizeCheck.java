@@ -1,0 +1,72 @@
+package org.mcountkit.kernelcheck;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * --config TARGET: one build of a whole configuration in which each object goes through both tools
+ * (FullSizeBuild), its objects compared table by table with the C tool's copies, its kernel booted
+ * with an initramfs that loads a handful of its modules (FullSizeModules), then the report
+ * (FullSizeReport). Two builds of a full configuration would take hours twice on a small machine.
+ */
+final class FullSizeCheck {
+
+    private FullSizeCheck() {}
+
+    static boolean run(Setup setup, KernelBuild build) {
+        new FullSizeBuild(setup, build).run();
+        Path dir = setup.dir("mcountkit");
+        List<Initramfs.Module> all = Initramfs.modules(dir);
+        List<Initramfs.Module> loaded = FullSizeModules.chosen(all);
+        Qemu.boot(setup, dir, FullSizeModules.initramfs(setup, loaded));
+        VerifyRun verify = VerifyRun.run(setup.mcountkit(), dir);
+        FullSizeCalls calls = FullSizeCalls.read(dir.resolve("recordmcount-calls.log"));
+        List<String> failures = calls.failures(
+                Processes.text(dir.resolve("recordmcount-failures.log")).lines().toList());
+        Setup.say(setup.arch() + ": comparing " + calls.last().size() + " objects' tables with the C tool's copies");
+        ObjectComparison objects = ObjectComparison.compare(setup.dir("c"), dir, calls.objects(), failures);
+        Processes.write(setup.out().resolve("objects.diff"), Initramfs.lines(objects.differences()));
+        List<String> table = KernelTable.read(dir.resolve("vmlinux"), KernelTable.Bounds.KERNEL)
+                .functionOffsets();
+        Processes.write(dir.resolve("vmlinux.table"), Initramfs.lines(table));
+        String version = Tools.check("make", "-s", "-C", setup.src().toString(), "kernelversion")
+                .strip();
+        String source = Tools.check(
+                "dpkg-query",
+                "-W",
+                "-f=${Package} ${Version}",
+                "linux-source-" + setup.options().linux());
+        FullSizeReport.Inputs inputs = new FullSizeReport.Inputs(
+                setup,
+                version + " from " + source + ", " + build.compiler(),
+                FullSizeBuild.times(dir),
+                FullSizeBuild.stoppedRuns(dir),
+                calls,
+                failures,
+                objects,
+                VmlinuxDiff.entries(table),
+                new BootLog(Processes.text(dir.resolve("boot.txt"))),
+                verify);
+        StringBuilder report = new StringBuilder(FullSizeReport.text(inputs));
+        List<String> reasons = new ArrayList<>(FullSizeReport.reasons(inputs));
+        reasons.addAll(FullSizeModules.report(setup, all, loaded, report));
+        KernelReport.line(report, "");
+        KernelReport.line(
+                report,
+                "kernel-check --config " + setup.options().config() + " " + setup.arch() + ": "
+                        + (reasons.isEmpty() ? "PASS" : "FAIL (" + reasons.size() + " reasons above)"));
+        System.out.print(report);
+        System.out.flush();
+        try {
+            Files.writeString(setup.report(), report);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Setup.say("report written to " + setup.report());
+        return reasons.isEmpty();
+    }
+}

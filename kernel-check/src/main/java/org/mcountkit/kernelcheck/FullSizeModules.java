@@ -1,0 +1,149 @@
+package org.mcountkit.kernelcheck;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * --config's modules: a full configuration builds hundreds, mostly drivers for hardware QEMU does
+ * not have, so the initramfs loads a fixed handful (and what they depend on), checks each one's
+ * functions in available_filter_functions, traces isofs while it mounts an ISO image, and removes
+ * them; {@code mcountkit verify} runs on every .ko of the build.
+ */
+final class FullSizeModules {
+
+    /**
+     * Set to m on top of the configuration. multi_v7_defconfig builds the crypto ones as m already;
+     * it builds its file systems in (ext4, vfat) or not at all, so ISO9660_FS is added as the module
+     * that can be used, and traced, from the initramfs.
+     */
+    static final List<String> OPTIONS = List.of(
+            "ISO9660_FS",
+            "CRYPTO_MD5",
+            "CRYPTO_SHA1",
+            "CRYPTO_SHA256",
+            "CRYPTO_SHA512",
+            "CRYPTO_HMAC",
+            "CRYPTO_CBC",
+            "CRYPTO_ECB",
+            "CRYPTO_AES");
+
+    /**
+     * Set y: the crypto modules' menu (multi_v7_defconfig has it y; tinyconfig has it off, and
+     * nothing the modules need selects it). Not m: that would turn a y crypto core into a module.
+     */
+    static final List<String> BUILT_IN = List.of("CRYPTO");
+
+    /** The modules those options make, by the names .modinfo gives them. */
+    static final List<String> NAMES = List.of(
+            "isofs", "md5", "sha1_generic", "sha256_generic", "sha512_generic", "hmac", "cbc", "ecb", "aes_generic");
+
+    /** The modules traced while used (the init script's use_ functions; Initramfs.MODULE_USES' form). */
+    static final List<String> USES = List.of("isofs:use_iso");
+
+    private FullSizeModules() {}
+
+    /** The handful among {@code all}, each with the modules it depends on, in the order of {@code all}. */
+    static List<Initramfs.Module> chosen(List<Initramfs.Module> all) {
+        Map<String, Initramfs.Module> byName =
+                all.stream().collect(Collectors.toMap(Initramfs.Module::name, Function.identity(), (a, b) -> a));
+        Set<String> names = new LinkedHashSet<>();
+        List<String> todo = new ArrayList<>(NAMES);
+        while (!todo.isEmpty()) {
+            String name = todo.remove(todo.size() - 1);
+            Initramfs.Module m = byName.get(name);
+            if (m != null && names.add(name)) {
+                todo.addAll(m.depends());
+            }
+        }
+        return all.stream().filter(m -> names.contains(m.name())).toList();
+    }
+
+    /** The initramfs with the handful; the images and init script of --modules, only isofs traced. */
+    static Path initramfs(Setup setup, List<Initramfs.Module> modules) {
+        Initramfs initramfs = new Initramfs(setup);
+        initramfs.moduleImages();
+        Processes.write(setup.out().resolve("modules.uses"), Initramfs.lines(USES));
+        return initramfs.forModules("mcountkit", modules);
+    }
+
+    /** Appends the modules' part of the report; the reasons it fails, none when it passes. */
+    static List<String> report(
+            Setup setup, List<Initramfs.Module> all, List<Initramfs.Module> loaded, StringBuilder r) {
+        Path dir = setup.dir("mcountkit");
+        List<String> reasons = new ArrayList<>();
+        List<String> names = loaded.stream().map(Initramfs.Module::name).toList();
+        NAMES.stream().filter(n -> !names.contains(n)).forEach(n -> reasons.add(n + ".ko was not built"));
+        List<String> args = new ArrayList<>(List.of("verify"));
+        all.forEach(m -> args.add(dir.resolve(m.file()).toString()));
+        Path verify = dir.resolve("verify-modules.txt");
+        int status = all.isEmpty() ? 0 : setup.mcountkit().run(verify, verify, args.toArray(String[]::new));
+        if (status != 0) {
+            reasons.add("mcountkit verify of the build's .ko files exits " + status + " (see " + verify + ")");
+        }
+        List<String> boot = Processes.text(dir.resolve("boot.txt")).lines().toList();
+        List<String> traced =
+                USES.stream().map(u -> u.substring(0, u.indexOf(':'))).toList();
+        List<String> rows = new ArrayList<>();
+        for (Initramfs.Module m : loaded) {
+            List<String> sections = ModulesCheck.entrySections(dir.resolve(m.file()));
+            long init = sections.stream().filter(".init.text"::equals).count();
+            long outside = sections.size() - init;
+            Optional<String> listed = ModulesCheck.km(boot, "listed", m.name());
+            Optional<String> lines = ModulesCheck.km(boot, "traced", m.name());
+            rows.add(String.format(
+                    "%-18s %5d entries (%d in .init.text); listed %s%s",
+                    m.name(),
+                    sections.size(),
+                    init,
+                    listed.orElse("?"),
+                    lines.map(t -> "; traced " + t + " lines").orElse("")));
+            if (!boot.contains("km loaded " + m.name())) {
+                reasons.add(m.name() + " did not load");
+            }
+            if (!listed.equals(Optional.of(Long.toString(outside)))) {
+                reasons.add(m.name() + ": " + listed.orElse("no") + " lines in available_filter_functions, not "
+                        + outside + " (its entries outside .init.text)");
+            }
+            if (traced.contains(m.name()) && lines.map(Long::parseLong).orElse(0L) <= 0) {
+                reasons.add(m.name() + ": no trace line while it was used");
+            }
+        }
+        boot.stream()
+                .filter(l -> l.matches("^km (insmod-failed|rmmod-failed|filter-failed|use-failed) .*"))
+                .forEach(l -> reasons.add("initramfs: " + l.substring(3)));
+        Optional<String> left = ModulesCheck.left(boot);
+        if (!left.equals(Optional.of("0"))) {
+            reasons.add(left.orElse("?") + " modules left loaded after rmmod of every module");
+        }
+        KernelReport.line(r, "");
+        KernelReport.line(
+                r,
+                "Modules: " + (reasons.isEmpty() ? "PASS" : "FAIL") + "; " + all.size()
+                        + " built; mcountkit verify of all"
+                        + " (exit " + status + "): "
+                        + Processes.text(verify)
+                                .lines()
+                                .filter(l -> l.contains(" 0 bad"))
+                                .count()
+                        + " with 0 bad");
+        KernelReport.line(
+                r,
+                "  loaded " + loaded.size() + " (" + String.join(" ", NAMES) + " and what they depend on): "
+                        + ModulesCheck.starting(boot, "km loaded ") + " loaded, "
+                        + ModulesCheck.starting(boot, "km rmmod-failed ") + " failed to unload, " + left.orElse("?")
+                        + " left");
+        rows.forEach(row -> KernelReport.line(r, "    " + row));
+        boot.stream()
+                .filter(l -> l.startsWith("km sample "))
+                .forEach(l -> KernelReport.line(r, "    trace: " + l.substring("km sample ".length())));
+        KernelReport.fail(r, "FAIL (modules): ", reasons);
+        return reasons;
+    }
+}
