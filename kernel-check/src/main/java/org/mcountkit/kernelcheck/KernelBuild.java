@@ -269,8 +269,8 @@ final class KernelBuild {
     }
 
     /**
-     * The mcountkit build from the patched tree. The patch runs `mcountkit` from PATH: here a shim
-     * that runs this checkout's launcher and logs each call with its wall time, for the report.
+     * The mcountkit build from the patched tree. The patch runs `mcountkit-recordmcount` from PATH:
+     * here a shim that runs this checkout's and logs each call with its wall time, for the report.
      */
     void perLinkBuild(Path perLinkSrc) {
         Path bin = setup.out().resolve("per-link-bin");
@@ -278,7 +278,7 @@ final class KernelBuild {
         Path log = dir.resolve("per-link-calls.log");
         mkdirs(bin);
         script(
-                bin.resolve("mcountkit"),
+                bin.resolve("mcountkit-recordmcount"),
                 resource("per-link-shim.sh")
                         .replace("@ROOT@", setup.mcountkit().root().toString())
                         .replace("@LOG@", log.toString()));

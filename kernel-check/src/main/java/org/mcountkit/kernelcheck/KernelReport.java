@@ -94,7 +94,7 @@ final class KernelReport {
             line(
                     r,
                     String.format(
-                            "  per link (docs/per-link.patch): mcountkit ran %d time(s), in all %.2f s:",
+                            "  per link (docs/per-link.patch): mcountkit-recordmcount ran %d time(s), in all %.2f s:",
                             calls.size(), total));
             String prefix = setup.dir("mcountkit") + "/";
             calls.forEach(call -> line(r, "    " + call.replaceFirst(java.util.regex.Pattern.quote(prefix), "")));
