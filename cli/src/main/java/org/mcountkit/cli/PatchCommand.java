@@ -9,6 +9,7 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchResult;
+import org.mcountkit.core.output.RefusalText;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -82,8 +83,8 @@ final class PatchCommand extends CommandHelp implements Callable<Integer> {
                                 r.offset(),
                                 r.address(),
                                 r.function() == null ? "?" : r.function(),
-                                r.found(),
-                                r.expected()));
+                                RefusalText.found(r),
+                                RefusalText.expected(r)));
             }
             reporter.diagnostics(file, result.diagnostics());
             if (!context.verbosity.quiet && result.refused().isEmpty()) {

@@ -123,6 +123,44 @@ class PatchCommandTest {
         }
     }
 
+    /**
+     * Pins patch's refusal lines to the byte on the committed x86_64 program, for --nop and
+     * --call: {@code helper}'s call overwritten with five one-byte NOPs (bytes found), and a table
+     * entry two bytes before the end of .text (a site past the section's end). The lines are
+     * main's output before a refusal held values instead of text; the bytes and addresses are
+     * those of {@code objdump -d} on the sample ({@code e8 0c 00 00 00} at 0x401190, .text at
+     * 0x401040, {@code __fentry__} at 0x4011a1).
+     */
+    @Test
+    void refusedSitesAreSpelledAsTheyWere() throws IOException {
+        Path nops = Files.copy(Samples.samples().resolve("bin/x86_64-prog"), dir.resolve("nops"));
+        Images.overwrite(nops, 0x401190L, new byte[] {(byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90});
+        Path pastEnd = Files.copy(Samples.samples().resolve("bin/x86_64-prog"), dir.resolve("past-end"));
+        Images.putWord(pastEnd, "__mcount_loc", 8, 0x4011a0L);
+
+        for (String mode : List.of("--nop", "--call")) {
+            CliRun found = CliRun.of("patch", mode, nops.toString());
+            CliRun past = CliRun.of("patch", mode, "--table-only", pastEnd.toString());
+
+            assertEquals(1, found.exitCode(), mode);
+            assertEquals(FOUND_GOLDEN.replace("IMAGE", nops.toString()), found.err(), mode);
+            assertEquals(1, past.exitCode(), mode);
+            assertEquals(PAST_END_GOLDEN.replace("IMAGE", pastEnd.toString()), past.err(), mode);
+        }
+    }
+
+    private static final String FOUND_GOLDEN = """
+            mcountkit: IMAGE: .text+0x150 0x401190 helper.constprop.0: found 90 90 90 90 90, expected call\
+             __fentry__ (e8 0c 00 00 00) or nop (0f 1f 44 00 00)
+            mcountkit: IMAGE: 1 site holds neither the expected call nor a NOP: file left unchanged
+            """;
+
+    private static final String PAST_END_GOLDEN = """
+            mcountkit: IMAGE: .text+0x160 0x4011a0 helper.constprop.0+0x10: found (past the end of .text),\
+             expected call __fentry__ (e8 fc ff ff ff) or nop (0f 1f 44 00 00)
+            mcountkit: IMAGE: 1 site holds neither the expected call nor a NOP: file left unchanged
+            """;
+
     @ParameterizedTest
     @EnumSource(Machine.class)
     void noinstrAndNomcountFunctionsHoldANopWhereTheirHookCallWas(Machine m) {

@@ -62,11 +62,11 @@ public final class S390Backend implements ArchBackend {
 
     @Override
     public Recognition recognize(HookReference reference) {
-        int type = reference.relocation().type();
+        int type = reference.type();
         if (type != Relocation.R_390_PLT32DBL.number() && type != Relocation.R_390_PC32DBL.number()) {
-            return Recognition.rejected("not a call: " + ABI.relocationName(type) + " reference");
+            return reference.notACall("reference");
         }
-        long start = reference.relocation().offset() - 2;
+        long start = reference.offset() - 2;
         if (!reference.inSection(start, BRASL_LENGTH) || reference.byteAt(start) != 0xc0
                 || (reference.byteAt(start + 1) & 0x0f) != 5) {
             return Recognition.rejected("not a call: no brasl before the relocation");

@@ -19,6 +19,11 @@ public record PatchResult(
         List<Diagnostic> diagnostics,
         boolean written) {
 
-    /** A site whose old bytes were not the expected call or NOP. */
-    public record Refusal(String section, long offset, long address, String function, String found, String expected) {}
+    /**
+     * A site whose old bytes were not the expected call or NOP: where it is, the bytes found there
+     * (null when the site runs past the end of its section), and what it should hold, as values;
+     * the writers spell them ({@link org.mcountkit.core.output.RefusalText}).
+     */
+    public record Refusal(
+            String section, long offset, long address, String function, byte[] found, Verification.Expected expected) {}
 }

@@ -25,7 +25,6 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
-import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Symbol;
 
 /**
@@ -111,20 +110,18 @@ public final class ArmBackend extends AbstractArchBackend {
      */
     @Override
     public Recognition recognize(HookReference ref) {
-        Relocation r = ref.relocation();
-        int type = r.type();
-        String name = ArmRelocations.TABLE.name(type);
-        long at = r.offset();
+        int type = ref.type();
+        long at = ref.offset();
         if (R_ARM_JUMP24.is(type) || R_ARM_THM_JUMP24.is(type)) {
-            return Recognition.rejected("not a call: " + name + " is a jump (a tail call to the hook)");
+            return ref.notACall("is a jump (a tail call to the hook)");
         }
         boolean thumb = R_ARM_THM_CALL.is(type);
         if (!thumb && !R_ARM_CALL.is(type) && !R_ARM_PC24.is(type)) {
-            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+            return ref.notACall("reference (uses the hook's address)");
         }
         int alignment = thumb ? ArmInstructions.HALFWORD : ArmInstructions.WORD;
         if (at % alignment != 0 || !ref.inSection(at, ArmInstructions.WORD)) {
-            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+            return ref.notACall("at a misaligned or truncated instruction");
         }
         ByteOrder order = ArmInstructions.order(ref.target());
         if (thumb) {
@@ -133,17 +130,15 @@ public final class ArmBackend extends AbstractArchBackend {
                     || (ref.linked() && (ArmInstructions.isThumbBlx(insn) || insn == ArmInstructions.THUMB_ADD_SP_4))) {
                 return Recognition.site(at, ArmInstructions.WORD);
             }
-            return Recognition.rejected(String.format(
-                    "not a call: %s on the Thumb instruction %04x %04x, which is not a bl",
-                    name, insn >>> 16, insn & 0xffff));
+            return ref.notACall(
+                    String.format("on the Thumb instruction %04x %04x, which is not a bl", insn >>> 16, insn & 0xffff));
         }
         int word = ArmInstructions.word(ref.code(), (int) at, order);
         if (ArmInstructions.isArmBl(word)
                 || (ref.linked() && (ArmInstructions.isArmBlx(word) || word == ArmInstructions.ARM_ADD_SP_4))) {
             return Recognition.site(at, ArmInstructions.WORD);
         }
-        return Recognition.rejected(
-                String.format("not a call: %s on the ARM word %08x, which is not an unconditional bl", name, word));
+        return ref.notACall(String.format("on the ARM word %08x, which is not an unconditional bl", word));
     }
 
     @Override

@@ -14,7 +14,6 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
-import org.mcountkit.api.Relocation;
 import org.mcountkit.api.RelocationType;
 import org.mcountkit.api.RelocationTypes;
 
@@ -85,24 +84,21 @@ public final class Arm64Backend extends AbstractArchBackend {
 
     @Override
     public Recognition recognize(HookReference ref) {
-        Relocation r = ref.relocation();
-        String name = Relocations.TABLE.name(r.type());
-        long at = r.offset();
-        boolean call = r.type() == Relocations.R_AARCH64_CALL26.number();
-        boolean jump = r.type() == Relocations.R_AARCH64_JUMP26.number();
+        long at = ref.offset();
+        boolean call = Relocations.R_AARCH64_CALL26.is(ref.type());
+        boolean jump = Relocations.R_AARCH64_JUMP26.is(ref.type());
         if (!call && !jump) {
-            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+            return ref.notACall("reference (uses the hook's address)");
         }
-        if (at % Arm64Instructions.LENGTH != 0 || !ref.inSection(at, Arm64Instructions.LENGTH)) {
-            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+        if (!ref.hasAligned(at, Arm64Instructions.LENGTH)) {
+            return ref.notACall("at a misaligned or truncated instruction");
         }
         if (jump) {
-            return Recognition.rejected("not a call: " + name + " is a jump (a tail call to the hook)");
+            return ref.notACall("is a jump (a tail call to the hook)");
         }
         int word = Arm64Instructions.word(ref.code(), (int) at);
         if (!Arm64Instructions.isBl(word)) {
-            return Recognition.rejected(
-                    String.format("not a call: %s on the word %08x, which is not a bl", name, word));
+            return ref.notACall(String.format("on the word %08x, which is not a bl", word));
         }
         return Recognition.site(at, Arm64Instructions.LENGTH);
     }

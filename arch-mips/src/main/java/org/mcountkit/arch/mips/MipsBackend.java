@@ -27,7 +27,6 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
-import org.mcountkit.api.Relocation;
 
 /**
  * MIPS, o32 (ELF32, REL) and n64 (ELF64, RELA, with n64's own {@code r_info}), big- and
@@ -100,12 +99,10 @@ public final class MipsBackend extends AbstractArchBackend {
 
     @Override
     public Recognition recognize(HookReference ref) {
-        Relocation r = ref.relocation();
-        int type = r.type();
-        String name = MipsRelocations.TABLE.name(type);
-        long at = r.offset();
-        if (at % MipsInstructions.WORD != 0 || !ref.inSection(at, MipsInstructions.WORD)) {
-            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+        int type = ref.type();
+        long at = ref.offset();
+        if (!ref.hasAligned(at, MipsInstructions.WORD)) {
+            return ref.notACall("at a misaligned or truncated instruction");
         }
         ByteOrder order = MipsInstructions.order(ref.target());
         int word = MipsInstructions.word(ref.code(), (int) at, order);
@@ -116,27 +113,23 @@ public final class MipsBackend extends AbstractArchBackend {
                 return Recognition.site(at, length);
             }
             if (MipsInstructions.isJal(word)) {
-                return Recognition.rejected(
-                        "not a call: R_MIPS_26 on a jal whose delay slot is past the section's end");
+                return ref.notACall("on a jal whose delay slot is past the section's end");
             }
             if (MipsInstructions.isJ(word)) {
-                return Recognition.rejected("not a call: R_MIPS_26 on a j (a tail call to the hook)");
+                return ref.notACall("on a j (a tail call to the hook)");
             }
-            return Recognition.rejected(
-                    String.format("not a call: R_MIPS_26 on the word %08x, which is not a jal", word));
+            return ref.notACall(String.format("on the word %08x, which is not a jal", word));
         }
         boolean startsLoad = R_MIPS_HI16.is(type) || R_MIPS_HIGHEST.is(type);
         if (startsLoad && MipsInstructions.isLui(word, MipsInstructions.V1)) {
             if (jalrAfter(ref.code(), (int) at, order, MipsInstructions.V1) < 0) {
-                return Recognition.rejected(
-                        "not a call: " + name + " loads the hook's address into v1, but no jalr v1 follows");
+                return ref.notACall("loads the hook's address into v1, but no jalr v1 follows");
             }
             return Recognition.site(at, length);
         }
         if (R_MIPS_CALL16.is(type) && MipsInstructions.isGotLoad(word, MipsInstructions.T9)) {
             if (jalrAfter(ref.code(), (int) at, order, MipsInstructions.T9) < 0) {
-                return Recognition.rejected(
-                        "not a call: " + name + " loads the hook's GOT slot into t9, but no jalr t9 follows");
+                return ref.notACall("loads the hook's GOT slot into t9, but no jalr t9 follows");
             }
             return Recognition.site(at, length);
         }
@@ -144,8 +137,7 @@ public final class MipsBackend extends AbstractArchBackend {
         // records both halves (8 bytes apart), two entries for one call; the call starts at the lui.
         if (R_MIPS_CALL_HI16.is(type) && MipsInstructions.isLui(word, MipsInstructions.T9)) {
             if (jalrAfter(ref.code(), (int) at, order, MipsInstructions.T9) < 0) {
-                return Recognition.rejected(
-                        "not a call: " + name + " starts loading the hook's GOT slot into t9, but no jalr t9 follows");
+                return ref.notACall("starts loading the hook's GOT slot into t9, but no jalr t9 follows");
             }
             return Recognition.site(at, length);
         }
@@ -159,7 +151,7 @@ public final class MipsBackend extends AbstractArchBackend {
         if (restOfLoad && insideLoad(ref.code(), (int) at, order)) {
             return Recognition.partOfSite();
         }
-        return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        return ref.notACall("reference (uses the hook's address)");
     }
 
     /**

@@ -56,39 +56,36 @@ public final class Nds32Backend extends AbstractArchBackend {
 
     @Override
     public Recognition recognize(HookReference ref) {
-        Relocation r = ref.relocation();
-        int type = r.type();
-        String name = Nds32Relocations.name(type);
+        int type = ref.type();
         if (Nds32Relocations.isRelaxationHint(type)) {
             return Recognition.partOfSite();
         }
-        long at = r.offset();
+        long at = ref.offset();
         if (at % Nds32Instructions.SHORT_LENGTH != 0) {
-            return Recognition.rejected("not a call: " + name + " at an odd offset");
+            return ref.notACall("at an odd offset");
         }
-        if (type == R_NDS32_HI20_RELA.number()) {
-            return longCall(ref, name, at);
+        if (R_NDS32_HI20_RELA.is(type)) {
+            return longCall(ref, at);
         }
-        if (type == R_NDS32_LO12S0_ORI_RELA.number()) {
-            return oriOfLongCall(ref, name, at);
+        if (R_NDS32_LO12S0_ORI_RELA.is(type)) {
+            return oriOfLongCall(ref, at);
         }
-        if (type == R_NDS32_25_PCREL_RELA.number()) {
-            return jal(ref, name, at);
+        if (R_NDS32_25_PCREL_RELA.is(type)) {
+            return jal(ref, at);
         }
-        return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        return ref.notACall("reference (uses the hook's address)");
     }
 
     /** The sethi of {@code sethi $ta / ori $ta,$ta / jral $lp,$ta}: the kernel's 12-byte site. */
-    private static Recognition longCall(HookReference ref, String name, long at) {
+    private static Recognition longCall(HookReference ref, long at) {
         if (!ref.inSection(at, Nds32Instructions.LENGTH)) {
-            return Recognition.rejected("not a call: " + name + " on a truncated instruction");
+            return ref.notACall("on a truncated instruction");
         }
         ByteBuffer code = ref.code();
         int offset = (int) at;
         int sethi = Nds32Instructions.word(code, offset);
         if (!Nds32Instructions.isSethiTa(sethi)) {
-            return Recognition.rejected(
-                    String.format("not a call: %s on the word %08x, which is not sethi $ta", name, sethi));
+            return ref.notACall(String.format("on the word %08x, which is not sethi $ta", sethi));
         }
         if (Nds32Instructions.isLongCall(code, offset)) {
             return Recognition.site(at, Nds32Encodings.SITE_LENGTH);
@@ -107,15 +104,14 @@ public final class Nds32Backend extends AbstractArchBackend {
                         + " 12-byte sethi/ori/jral (build without 16-bit instructions)");
             }
         }
-        return Recognition.rejected(
-                "not a call: " + name + " loads the hook's address (no ori/jral $lp, $ta" + " follows the sethi)");
+        return ref.notACall("loads the hook's address (no ori/jral $lp, $ta follows the sethi)");
     }
 
     /**
      * The ori after a {@code sethi $ta} is judged with it: the sethi's HI20_RELA says whether the
      * pair is a call. Anywhere else the ori takes the hook's address.
      */
-    private static Recognition oriOfLongCall(HookReference ref, String name, long at) {
+    private static Recognition oriOfLongCall(HookReference ref, long at) {
         ByteBuffer code = ref.code();
         int sethi = (int) at - Nds32Instructions.LENGTH;
         if (Nds32Instructions.hasWord(code, sethi)
@@ -124,8 +120,7 @@ public final class Nds32Backend extends AbstractArchBackend {
                 && Nds32Instructions.isOriTaTa(Nds32Instructions.word(code, (int) at))) {
             return Recognition.partOfSite();
         }
-        return Recognition.rejected(
-                "not a call: " + name + " not on the ori of a sethi $ta/ori $ta pair (uses" + " the hook's address)");
+        return ref.notACall("not on the ori of a sethi $ta/ori $ta pair (uses the hook's address)");
     }
 
     /**
@@ -133,17 +128,16 @@ public final class Nds32Backend extends AbstractArchBackend {
      * ({@code bfd/elf32-nds32.c}, nds32_elf_relax_longcall1/4 write INSN_JAL with
      * R_NDS32_25_PCREL_RELA); in an object, gcc's small-model call, which the kernel cannot patch.
      */
-    private static Recognition jal(HookReference ref, String name, long at) {
+    private static Recognition jal(HookReference ref, long at) {
         if (!ref.inSection(at, Nds32Instructions.LENGTH)) {
-            return Recognition.rejected("not a call: " + name + " on a truncated instruction");
+            return ref.notACall("on a truncated instruction");
         }
         int word = Nds32Instructions.word(ref.code(), (int) at);
         if (Nds32Instructions.isJ(word)) {
-            return Recognition.rejected("not a call: " + name + " on j, a jump to the hook (a tail call)");
+            return ref.notACall("on j, a jump to the hook (a tail call)");
         }
         if (!Nds32Instructions.isJal(word)) {
-            return Recognition.rejected(
-                    String.format("not a call: %s on the word %08x, which is not a jal", name, word));
+            return ref.notACall(String.format("on the word %08x, which is not a jal", word));
         }
         if (!ref.linked()) {
             return Recognition.rejected("a 4-byte jal to the hook (gcc's default code model): the nds32 kernel"

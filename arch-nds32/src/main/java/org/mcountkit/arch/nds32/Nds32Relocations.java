@@ -82,10 +82,6 @@ enum Nds32Relocations implements RelocationType {
         return number;
     }
 
-    static String name(int type) {
-        return TABLE.name(type);
-    }
-
     /** True for a relaxation hint (see above): never a site, never a problem. */
     static boolean isRelaxationHint(int type) {
         RelocationType known = TABLE.get(type);

@@ -91,6 +91,12 @@ class Nds32RecognizeTest {
 
     private Recognition recognize(ByteBuffer code, long offset, int type, boolean linked) {
         return backend.recognize(new HookReference(
-                TARGET, ".text", code.asReadOnlyBuffer(), new Relocation(offset, type, 1, 0, true), "_mcount", linked));
+                TARGET,
+                backend.abi(TARGET),
+                ".text",
+                code.asReadOnlyBuffer(),
+                new Relocation(offset, type, 1, 0, true),
+                "_mcount",
+                linked));
     }
 }

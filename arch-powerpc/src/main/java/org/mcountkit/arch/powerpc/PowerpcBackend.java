@@ -16,7 +16,6 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
-import org.mcountkit.api.RelocationTypes;
 import org.mcountkit.api.Symbol;
 
 /**
@@ -117,34 +116,32 @@ public final class PowerpcBackend extends AbstractArchBackend {
     @Override
     public Recognition recognize(HookReference ref) {
         boolean is64 = ref.target().elfClass() == ElfClass.ELF64;
-        RelocationTypes types = is64 ? Ppc64Relocations.TABLE : Ppc32Relocations.TABLE;
-        int type = ref.relocation().type();
-        String name = types.name(type);
-        long at = ref.relocation().offset();
+        int type = ref.type();
+        long at = ref.offset();
         if (!isCall(type, is64)) {
-            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+            return ref.notACall("reference (uses the hook's address)");
         }
-        if (at % PowerpcInstructions.WORD != 0 || !ref.inSection(at, PowerpcInstructions.WORD)) {
-            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+        if (!ref.hasAligned(at, PowerpcInstructions.WORD)) {
+            return ref.notACall("at a misaligned or truncated instruction");
         }
         ByteOrder order = PowerpcInstructions.order(ref.target());
         int insn = PowerpcInstructions.word(ref.code(), (int) at, order);
         if (PowerpcInstructions.isB(insn)) {
-            return Recognition.rejected("not a call: " + name + " on a b (a tail call to the hook)");
+            return ref.notACall("on a b (a tail call to the hook)");
         }
         if (ref.linked() && insn == PowerpcInstructions.NOP) {
             return Recognition.site(at, PowerpcInstructions.WORD);
         }
         if (!PowerpcInstructions.isBl(insn)) {
-            return Recognition.rejected(
-                    String.format("not a call: %s on the word %08x, which is not a bl", name, insn));
+            return ref.notACall(String.format("on the word %08x, which is not a bl", insn));
         }
         long next = at + PowerpcInstructions.WORD;
         if (ref.linked()
                 && ref.inSection(next, PowerpcInstructions.WORD)
                 && PowerpcInstructions.isTocRestore(PowerpcInstructions.word(ref.code(), (int) next, order))) {
-            return Recognition.rejected(name + ": a bl to a linker stub that switches the TOC (ld r2 follows it);"
-                    + " ftrace patches such calls only through a module trampoline");
+            return Recognition.rejected(
+                    ref.relocationName() + ": a bl to a linker stub that switches the TOC (ld r2 follows it);"
+                            + " ftrace patches such calls only through a module trampoline");
         }
         return Recognition.site(at, PowerpcInstructions.WORD);
     }

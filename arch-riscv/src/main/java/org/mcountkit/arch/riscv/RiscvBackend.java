@@ -112,10 +112,8 @@ public final class RiscvBackend extends AbstractArchBackend {
 
     @Override
     public Recognition recognize(HookReference ref) {
-        Relocation r = ref.relocation();
-        Relocations type = Relocations.of(r.type());
-        String name = Relocations.TABLE.name(r.type());
-        long at = r.offset();
+        Relocations type = Relocations.of(ref.type());
+        long at = ref.offset();
         if (type == R_RISCV_RELAX) {
             // only marks the call relocation at the same offset as relaxable
             return Recognition.partOfSite();
@@ -123,71 +121,67 @@ public final class RiscvBackend extends AbstractArchBackend {
         boolean call = type == R_RISCV_CALL || type == R_RISCV_CALL_PLT;
         boolean relaxedCall = type == R_RISCV_JAL || type == R_RISCV_RVC_JUMP;
         if (!call && !relaxedCall) {
-            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+            return ref.notACall("reference (uses the hook's address)");
         }
         if (relaxedCall && !ref.linked()) {
-            return Recognition.rejected("not a call site: " + name + " in an object (compilers call the hook with"
-                    + " auipc+jalr, the 8 bytes ftrace patches)");
+            return Recognition.rejected("not a call site: " + ref.relocationName()
+                    + " in an object (compilers call the hook with auipc+jalr, the 8 bytes ftrace patches)");
         }
         int length = type == R_RISCV_RVC_JUMP
                 ? RiscvInstructions.COMPRESSED_LENGTH
                 : type == R_RISCV_JAL ? RiscvInstructions.LENGTH : PAIR;
         if (at % RiscvInstructions.COMPRESSED_LENGTH != 0 || !ref.inSection(at, length)) {
-            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+            return ref.notACall("at a misaligned or truncated instruction");
         }
         ByteBuffer code = ref.code();
         int offset = (int) at;
         if (type == R_RISCV_JAL) {
-            return relaxedJal(name, RiscvInstructions.word(code, offset), at);
+            return relaxedJal(ref, RiscvInstructions.word(code, offset), at);
         }
         if (type == R_RISCV_RVC_JUMP) {
-            return relaxedCJal(ref.target(), name, RiscvInstructions.parcel(code, offset), at);
+            return relaxedCJal(ref, RiscvInstructions.parcel(code, offset), at);
         }
         return auipcJalr(
-                name,
+                ref,
                 RiscvInstructions.word(code, offset),
                 RiscvInstructions.word(code, offset + RiscvInstructions.LENGTH),
-                at,
-                ref.linked());
+                at);
     }
 
-    private static Recognition auipcJalr(String name, int auipc, int jalr, long at, boolean linked) {
+    private static Recognition auipcJalr(HookReference ref, int auipc, int jalr, long at) {
         if (RiscvInstructions.isAuipc(auipc, RiscvInstructions.RA)
                 && RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, RiscvInstructions.RA)) {
             return Recognition.site(at, PAIR);
         }
         // BFD ld links a call to an undefined weak hook as auipc ra, 0; jalr ra, 0(zero): still the 8-byte site
-        if (linked
+        if (ref.linked()
                 && RiscvInstructions.isAuipc(auipc, RiscvInstructions.RA)
                 && RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, 0)) {
             return Recognition.site(at, PAIR);
         }
         int scratch = RiscvInstructions.rd(auipc);
         if (RiscvInstructions.isAuipc(auipc, scratch) && RiscvInstructions.isJalr(jalr, 0, scratch)) {
-            return Recognition.rejected("not a call: " + name + " on auipc+jr, a jump to the hook (a tail call)");
+            return ref.notACall("on auipc+jr, a jump to the hook (a tail call)");
         }
-        return Recognition.rejected(String.format(
-                "not a call: %s on the words %08x %08x, which are not" + " auipc ra + jalr ra", name, auipc, jalr));
+        return ref.notACall(String.format("on the words %08x %08x, which are not auipc ra + jalr ra", auipc, jalr));
     }
 
-    private static Recognition relaxedJal(String name, int word, long at) {
+    private static Recognition relaxedJal(HookReference ref, int word, long at) {
         if (RiscvInstructions.isJal(word, RiscvInstructions.RA)) {
             return Recognition.site(at, RiscvInstructions.LENGTH);
         }
         if (RiscvInstructions.isJal(word, 0)) {
-            return Recognition.rejected("not a call: " + name + " on a j, a jump to the hook (a tail call)");
+            return ref.notACall("on a j, a jump to the hook (a tail call)");
         }
-        return Recognition.rejected(
-                String.format("not a call: %s on the word %08x, which is not a jal ra", name, word));
+        return ref.notACall(String.format("on the word %08x, which is not a jal ra", word));
     }
 
     /** c.jal exists in RV32C only; in RV64 R_RISCV_RVC_JUMP can only be a c.j. */
-    private static Recognition relaxedCJal(ElfTarget target, String name, int parcel, long at) {
-        if (!target.is64() && RiscvInstructions.isCJal(parcel)) {
+    private static Recognition relaxedCJal(HookReference ref, int parcel, long at) {
+        if (!ref.target().is64() && RiscvInstructions.isCJal(parcel)) {
             return Recognition.site(at, RiscvInstructions.COMPRESSED_LENGTH);
         }
-        return Recognition.rejected(
-                String.format("not a call: %s on the parcel %04x, which is not a c.jal", name, parcel));
+        return ref.notACall(String.format("on the parcel %04x, which is not a c.jal", parcel));
     }
 
     @Override

@@ -19,7 +19,6 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
-import org.mcountkit.api.Relocation;
 
 /**
  * s390x (EM_S390, ELF64, big-endian, RELA). Calls to the hook are {@code brasl} with
@@ -61,14 +60,12 @@ public final class S390Backend extends AbstractArchBackend {
 
     @Override
     public Recognition recognize(HookReference ref) {
-        Relocation r = ref.relocation();
-        String name = S390Relocations.TABLE.name(r.type());
-        if (!R_390_PLT32DBL.is(r.type()) && !R_390_PC32DBL.is(r.type())) {
-            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        if (!R_390_PLT32DBL.is(ref.type()) && !R_390_PC32DBL.is(ref.type())) {
+            return ref.notACall("reference (uses the hook's address)");
         }
-        long start = r.offset() - OPERAND;
+        long start = ref.offset() - OPERAND;
         if (start % 2 != 0 || !ref.inSection(start, S390Instructions.RIL)) {
-            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+            return ref.notACall("at a misaligned or truncated instruction");
         }
         ByteBuffer code = ref.code();
         int at = (int) start;
@@ -83,21 +80,20 @@ public final class S390Backend extends AbstractArchBackend {
                     return Recognition.site(
                             sequence.get().start(), sequence.get().length());
                 }
-                return Recognition.rejected("not a call: " + name
-                        + " on a brasl %r14 outside gcc's -pg sequence (stg %r14,8(%r15); brasl; lg %r14,8(%r15))");
+                return ref.notACall(
+                        "on a brasl %r14 outside gcc's -pg sequence (stg %r14,8(%r15); brasl; lg %r14,8(%r15))");
             }
-            return Recognition.rejected("not a call: " + name + " on a brasl %r" + register
-                    + ", neither -mfentry's brasl %r0 nor -pg's brasl %r14");
+            return ref.notACall("on a brasl %r" + register + ", neither -mfentry's brasl %r0 nor -pg's brasl %r14");
         }
         if (ref.linked() && S390Instructions.isBrclNever(code, at)) {
             return Recognition.site(at, S390Instructions.RIL);
         }
         if (S390Instructions.isLarl(code, at)) {
-            return Recognition.rejected("not a call: " + name + " on a larl (takes the hook's address)");
+            return ref.notACall("on a larl (takes the hook's address)");
         }
-        return Recognition.rejected(String.format(
-                "not a call: %s on the instruction %02x%02x..., which is not a brasl",
-                name, S390Instructions.unsigned(code, at), S390Instructions.unsigned(code, at + 1)));
+        return ref.notACall(String.format(
+                "on the instruction %02x%02x..., which is not a brasl",
+                S390Instructions.unsigned(code, at), S390Instructions.unsigned(code, at + 1)));
     }
 
     /**

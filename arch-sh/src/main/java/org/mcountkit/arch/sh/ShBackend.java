@@ -16,7 +16,6 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
-import org.mcountkit.api.Relocation;
 
 /**
  * SuperH (SH-4 and its relatives), little- and big-endian ({@code -ml}, {@code -mb}). gcc's
@@ -58,23 +57,19 @@ public final class ShBackend extends AbstractArchBackend {
      */
     @Override
     public Recognition recognize(HookReference ref) {
-        Relocation r = ref.relocation();
-        String name = ShRelocations.TABLE.name(r.type());
-        if (!R_SH_DIR32.is(r.type())) {
-            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        if (!R_SH_DIR32.is(ref.type())) {
+            return ref.notACall("reference (uses the hook's address)");
         }
-        long at = r.offset();
+        long at = ref.offset();
         ByteOrder order = ShInstructions.order(ref.target());
         if (!ref.inSection(at, ShInstructions.WORD) || !ShInstructions.isHookWord(ref.code(), 0, (int) at, order)) {
-            return Recognition.rejected("not a call: " + name
-                    + " on a word that no mov.l/sts.l pr/mova/jmp @r1/lds r0,pr sequence before it calls"
+            return ref.notACall("on a word that no mov.l/sts.l pr/mova/jmp @r1/lds r0,pr sequence before it calls"
                     + " through (uses the hook's address)");
         }
         long inPlace = ShInstructions.word(ref.code(), (int) at, order);
         if (!ref.linked() && inPlace != 0) {
-            return Recognition.rejected(String.format(
-                    "not a call: %s on a word holding 0x%x, which the linker adds to the hook's address",
-                    name, inPlace));
+            return ref.notACall(
+                    String.format("on a word holding 0x%x, which the linker adds to the hook's address", inPlace));
         }
         return Recognition.site(at, ShInstructions.WORD);
     }

@@ -17,7 +17,6 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
-import org.mcountkit.api.Relocation;
 
 /**
  * 64-bit SPARC (EM_SPARCV9, big-endian, RELA). gcc's {@code -pg} emits {@code call _mcount}
@@ -46,20 +45,18 @@ public final class SparcBackend extends AbstractArchBackend {
      */
     @Override
     public Recognition recognize(HookReference ref) {
-        Relocation r = ref.relocation();
-        String name = SparcRelocations.TABLE.name(r.type());
-        long at = r.offset();
-        if (!R_SPARC_WDISP30.is(r.type()) && !R_SPARC_WPLT30.is(r.type())) {
-            return Recognition.rejected("not a call: " + name + " reference (uses the hook's address)");
+        long at = ref.offset();
+        if (!R_SPARC_WDISP30.is(ref.type()) && !R_SPARC_WPLT30.is(ref.type())) {
+            return ref.notACall("reference (uses the hook's address)");
         }
-        if (at % SparcInstructions.WORD != 0 || !ref.inSection(at, SparcInstructions.WORD)) {
-            return Recognition.rejected("not a call: " + name + " at a misaligned or truncated instruction");
+        if (!ref.hasAligned(at, SparcInstructions.WORD)) {
+            return ref.notACall("at a misaligned or truncated instruction");
         }
         int word = SparcInstructions.word(ref.code(), (int) at);
         if (SparcInstructions.isCall(word) || (ref.linked() && word == SparcInstructions.NOP)) {
             return Recognition.site(at, SparcInstructions.WORD);
         }
-        return Recognition.rejected(String.format("not a call: %s on the word %08x, which is not a call", name, word));
+        return ref.notACall(String.format("on the word %08x, which is not a call", word));
     }
 
     /** Words: {@code call} with its target, the kernel's {@code nop}, anything else. */

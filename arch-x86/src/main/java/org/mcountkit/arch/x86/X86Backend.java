@@ -31,7 +31,6 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Recognition;
-import org.mcountkit.api.Relocation;
 import org.mcountkit.api.RelocationType;
 
 /**
@@ -131,32 +130,29 @@ public final class X86Backend extends AbstractArchBackend {
      */
     @Override
     public Recognition recognize(HookReference ref) {
-        Relocation r = ref.relocation();
         boolean i386 = EM_386.is(ref.target());
-        Abi abi = abi(ref.target());
-        String name = abi.relocationName(r.type());
-        long field = r.offset();
-        Integer call = abi.callFieldOffsets().get(r.type());
+        long field = ref.offset();
+        Integer call = ref.abi().callFieldOffsets().get(ref.type());
         if (call != null && call == CALL_REL32_FIELD) {
             int opcode = ref.byteAt(field - 1);
             if (opcode == JMP_REL32) {
-                return Recognition.rejected("not a call: " + name + " on a jmp (a tail call to the hook)");
+                return ref.notACall("on a jmp (a tail call to the hook)");
             }
-            return Recognition.rejected("not a call: " + name + " reference" + opcodeNote(opcode));
+            return ref.notACall("reference" + opcodeNote(opcode));
         }
         if (call != null && call == CALL_INDIRECT_FIELD) {
             if (i386 && matches(ref, field - CALL_INDIRECT_FIELD, CALL_INDIRECT_EBX)) {
                 return Recognition.site(field - CALL_INDIRECT_FIELD, CALL_INDIRECT_LENGTH);
             }
-            return Recognition.rejected("not a call: " + name + " reference (loads the hook's address)");
+            return ref.notACall("reference (loads the hook's address)");
         }
         if (!i386
-                && r.type() == R_X86_64_64.number()
+                && R_X86_64_64.is(ref.type())
                 && matches(ref, field - MOVABS_R10.length, MOVABS_R10)
                 && matches(ref, field + 8, CALL_R10)) {
             return Recognition.site(field - MOVABS_R10.length, LARGE_MODEL_LENGTH);
         }
-        return Recognition.rejected("not a call: " + name + " reference");
+        return ref.notACall("reference");
     }
 
     private static boolean matches(HookReference ref, long at, int[] bytes) {

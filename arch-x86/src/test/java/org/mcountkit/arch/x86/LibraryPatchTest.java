@@ -24,6 +24,7 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchResult;
+import org.mcountkit.core.output.RefusalText;
 import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Images;
 import org.mcountkit.core.testkit.JelfElfFile;
@@ -125,18 +126,19 @@ class LibraryPatchTest {
         Section text = new JelfElfFile(image).section(".text").orElseThrow();
         Images.overwrite(image, twice, NOT_A_SITE);
         byte[] before = Files.readAllBytes(image);
-        PatchResult.Refusal refusal = new PatchResult.Refusal(
-                ".text",
-                twice - text.address(),
-                twice,
-                "twice",
-                "90 90 90 90 90",
-                "call __fentry__ (" + Images.hex(X86Program.call(twice, fentry)) + ") or nop (0f 1f 44 00 00)");
+        String expected =
+                "call __fentry__ (" + Images.hex(X86Program.call(twice, fentry)) + ") or nop (0f 1f 44 00 00)";
 
         for (PatchOptions options : List.of(NOP, CALL)) {
             PatchResult result = mcountkit.patch(image, options);
 
-            assertEquals(List.of(refusal), result.refused(), options.toString());
+            assertEquals(1, result.refused().size(), options.toString());
+            PatchResult.Refusal refusal = result.refused().get(0);
+            assertEquals(
+                    List.of(".text", twice - text.address(), twice, "twice"),
+                    List.of(refusal.section(), refusal.offset(), refusal.address(), refusal.function()));
+            assertEquals("90 90 90 90 90", RefusalText.found(refusal));
+            assertEquals(expected, RefusalText.expected(refusal));
             assertEquals(0, result.patched());
             assertFalse(result.written());
             assertEquals(

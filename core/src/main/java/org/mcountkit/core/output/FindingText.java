@@ -35,7 +35,7 @@ public final class FindingText {
         return f.expected() == null ? "a relocation against a traced code section" : expected(f.expected());
     }
 
-    /** What a site should hold (also what {@code patch} says it found instead): {@code call HOOK (BYTES) or ... nop (BYTES)}. */
+    /** What a site should hold (also what {@code patch} says it should have held): {@code call HOOK (BYTES) or ... nop (BYTES)}. */
     public static String expected(Verification.Expected expected) {
         StringBuilder text = new StringBuilder();
         for (Verification.HookCall call : expected.calls()) {
@@ -71,7 +71,7 @@ public final class FindingText {
         throw new IllegalArgumentException("no words for " + p);
     }
 
-    private static String hex(byte[] bytes) {
+    static String hex(byte[] bytes) {
         return HexFormat.ofDelimiter(" ").formatHex(bytes);
     }
 }

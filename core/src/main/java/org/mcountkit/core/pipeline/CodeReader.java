@@ -1,7 +1,6 @@
 package org.mcountkit.core.pipeline;
 
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -164,9 +163,5 @@ public final class CodeReader {
 
     public PatchEncodings encodings(InstructionSet mode) {
         return backend.encodings(target, mode);
-    }
-
-    public static String hex(byte[] bytes) {
-        return HexFormat.ofDelimiter(" ").formatHex(bytes);
     }
 }

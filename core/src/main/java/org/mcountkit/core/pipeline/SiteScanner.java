@@ -150,8 +150,8 @@ final class SiteScanner {
             Recognition verdict =
                     back != null && reader.decode(asCode, (int) (offset - back)) instanceof Instruction.Call call
                             ? Recognition.site(offset - back, call.length())
-                            : backend.recognize(
-                                    new HookReference(target, code.name(), asCode.bytes(), local, hook, !relocatable));
+                            : backend.recognize(new HookReference(
+                                    target, abi, code.name(), asCode.bytes(), local, hook, !relocatable));
             if (verdict instanceof Recognition.Rejected rejected) {
                 diagnostics.add(Diagnostic.at(
                         Severity.WARNING,

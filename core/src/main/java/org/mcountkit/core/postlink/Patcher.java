@@ -26,7 +26,6 @@ import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.output.FindingText;
 import org.mcountkit.core.pipeline.CallTargets;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.ElfFiles;
@@ -193,8 +192,8 @@ public final class Patcher {
                         site.offset(),
                         site.address(),
                         site.function(),
-                        "(past the end of " + site.section() + ")",
-                        expected(site.address(), bytes.mode())));
+                        null,
+                        reader.expected(site.address(), bytes.mode(), expectedCalls)));
                 return;
             }
             byte[] wanted;
@@ -240,8 +239,8 @@ public final class Patcher {
                         site.offset(),
                         site.address(),
                         site.function(),
-                        CodeReader.hex(old),
-                        expected(site.address(), bytes.mode())));
+                        old,
+                        reader.expected(site.address(), bytes.mode(), expectedCalls)));
                 return;
             }
             if (options.mode() == PatchMode.NOP && state == SiteState.NOP) {
@@ -273,10 +272,6 @@ public final class Patcher {
             int length = measured ? site.length() : reader.siteLength(bytes, offset);
             int nops = reader.nopRun(bytes, offset, length);
             return nops > 0 && nops < length ? nops : length;
-        }
-
-        private String expected(long address, InstructionSet mode) {
-            return FindingText.expected(reader.expected(address, mode, expectedCalls));
         }
 
         /**
