@@ -61,6 +61,9 @@ public final class KernelCheck {
         if (o.prune() || o.loadsModules()) {
             setup.machine().requireBusyboxArch();
         }
+        if (o.perLink()) {
+            setup.machine().requirePerLink();
+        }
         Packages.install(Packages.needed(setup));
         KernelBuild.mkdirs(setup.work());
         // --reuse builds nothing and leaves the source alone, so it does not wait.

@@ -21,7 +21,8 @@ public record Machine(
         String append,
         int word,
         boolean stopAtPanic,
-        String busyboxArch) {
+        String busyboxArch,
+        String perLinkFails) {
 
     /** CROSS_COMPILE on a host whose {@code uname -m} is {@code host}: none on the native host. */
     public String crossOn(String host) {
@@ -40,5 +41,13 @@ public record Machine(
                     + "'s busybox-static (Debian 12 has none for big-endian MIPS, powerpc or sparc64)");
         }
         return busyboxArch;
+    }
+
+    /** Fails, before anything is built, on a machine whose per-link kernel is known not to link. */
+    public void requirePerLink() {
+        if (!perLinkFails.isEmpty()) {
+            throw new KernelCheckException(
+                    "--per-link does not serve " + arch + ": " + perLinkFails + " (docs/per-link-recording.md)");
+        }
     }
 }

@@ -31,7 +31,8 @@ public final class Machines {
             "append",
             "word",
             "stop-at-panic",
-            "busybox-arch");
+            "busybox-arch",
+            "per-link-fails");
 
     private final Map<String, Machine> rows;
 
@@ -104,7 +105,8 @@ public final class Machines {
                 keys.get("append"),
                 Integer.parseInt(keys.get("word")),
                 yes(arch, keys.get("stop-at-panic")),
-                keys.get("busybox-arch"));
+                keys.get("busybox-arch"),
+                keys.get("per-link-fails"));
     }
 
     private static boolean yes(String arch, String value) {

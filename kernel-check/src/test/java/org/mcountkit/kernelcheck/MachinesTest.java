@@ -60,6 +60,19 @@ class MachinesTest {
     }
 
     @Test
+    void perLinkIsRefusedOnPowerpc64BeforeAnyBuild() {
+        KernelCheckException e = assertThrows(
+                KernelCheckException.class,
+                () -> machines.get("ppc64le").orElseThrow().requirePerLink());
+
+        assertTrue(
+                e.getMessage().startsWith("--per-link does not serve ppc64le: vmlinux does not link from vmlinux.o"),
+                e.getMessage());
+        assertTrue(e.getMessage().endsWith("(docs/per-link-recording.md)"), e.getMessage());
+        machines.get("mips").orElseThrow().requirePerLink();
+    }
+
+    @Test
     void aRowWithoutAKeyIsRefusedNamingRowAndKey() {
         String row = "[toy]\nkarch = toy\n";
 
