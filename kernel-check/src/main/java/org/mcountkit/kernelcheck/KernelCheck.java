@@ -97,9 +97,9 @@ public final class KernelCheck {
         List<String> failures = Processes.text(setup.dir("c").resolve("recordmcount-failures.log"))
                 .lines()
                 .toList();
-        // --per-link: no per-object tables to compare, only the kernels' tables.
+        // --per-link: no per-object tables to compare, only the kernels' tables (and the C tool's MIPS drops).
         ObjectComparison objects = o.perLink()
-                ? ObjectComparison.none()
+                ? ObjectComparison.cToolDrops(setup.dir("c"))
                 : ObjectComparison.compare(setup.dir("c"), setup.dir("mcountkit"), failures);
         Processes.write(setup.out().resolve("objects.diff"), Initramfs.lines(objects.differences()));
         Processes.write(setup.out().resolve("c-dropped.objects"), Initramfs.lines(objects.droppedObjects()));
