@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.mcountkit.core.testkit.TableOracle;
 
 /**
@@ -51,11 +50,9 @@ final class ModulesCheck {
             }
             List<String> c = Files.isRegularFile(cDir.resolve(m.file())) ? places(cDir.resolve(m.file())) : List.of();
             List<String> mine = places(mDir.resolve(m.file()));
-            Set<String> cSet = Set.copyOf(c);
-            Set<String> mineSet = Set.copyOf(mine);
             lines.add(m.file());
-            c.stream().filter(e -> !mineSet.contains(e)).forEach(e -> lines.add("- " + e));
-            mine.stream().filter(e -> !cSet.contains(e)).forEach(e -> lines.add("+ " + e));
+            VmlinuxDiff.minus(c, mine).forEach(e -> lines.add("- " + e));
+            VmlinuxDiff.minus(mine, c).forEach(e -> lines.add("+ " + e));
         }
         return lines;
     }
