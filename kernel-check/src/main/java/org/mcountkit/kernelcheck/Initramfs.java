@@ -12,15 +12,19 @@ import org.mcountkit.core.testkit.Command;
 
 /**
  * The initramfs images the --prune and --modules boots run: Debian's busybox-static for the
- * kernel's machine, an init script, and for --modules the build's .ko files and file system images
+ * kernel's machine and an init script, or on a machine Debian 12 has none for, kcinit (the scripts
+ * in C, compiled once per run); and for --modules the build's .ko files and file system images
  * (the bash version's fetch_busybox, make_initramfs, make_module_images, write_module_init and
  * make_module_initramfs). gen_init_cpio, which the build made, writes /dev/console without root.
- * Only emergency messages reach the console while the init script prints (dmesg -n 1), so kernel
+ * Only emergency messages reach the console while the init prints (dmesg -n 1), so kernel
  * messages do not split its lines.
  */
 final class Initramfs {
 
-    /** The modules traced, each with the init script's function that uses it (mounts an image of its file system). */
+    /**
+     * The modules traced, each with the function that uses it (mounts an image of its file system):
+     * modules-init.sh's, and kcinit's of the same name.
+     */
     static final List<String> MODULE_USES = List.of(
             "isofs:use_iso",
             "vfat:use_vfat",
@@ -33,13 +37,16 @@ final class Initramfs {
 
     private final Setup setup;
 
+    /** kcinit once compiled for this run's initramfs images; null until one needs it. */
+    private Path kcinit;
+
     Initramfs(Setup setup) {
         this.setup = setup;
     }
 
     /** Debian's busybox-static for the kernel's machine, downloaded once into the work folder; the folder holding bin/busybox. */
     Path busybox() {
-        String debarch = setup.machine().requireBusyboxArch();
+        String debarch = setup.machine().busyboxArch();
         Path bb = setup.work().resolve("busybox-static-" + debarch);
         if (Files.isExecutable(bb.resolve("bin/busybox"))) {
             return bb;
@@ -82,21 +89,32 @@ final class Initramfs {
     /** --prune: /init prints available_filter_functions between two marker lines and powers off. */
     Path forPrune() {
         Path out = setup.out();
-        KernelBuild.script(out.resolve("init"), KernelBuild.resource("prune-init.sh"));
-        List<String> list = new ArrayList<>(base(out.resolve("init")));
+        List<String> list = new ArrayList<>(base(out.resolve("init"), "prune-init.sh"));
         list.add("dir /t 755 0 0");
         return cpio(setup.dir("mcountkit"), out.resolve("initramfs.list"), list, out.resolve("initramfs.cpio"));
     }
 
-    /** The lines every initramfs starts with: the console, busybox, {@code init} as /init, /proc. */
-    private List<String> base(Path init) {
-        return List.of(
-                "dir /dev 755 0 0",
-                "nod /dev/console 600 0 0 c 5 1",
-                "dir /bin 755 0 0",
-                "file /bin/busybox " + busybox().resolve("bin/busybox") + " 755 0 0",
-                "file /init " + init + " 755 0 0",
-                "dir /proc 755 0 0");
+    /**
+     * The lines every initramfs starts with: the console, /init, /proc. /init is {@code script}
+     * (the resource written there) run by busybox, or kcinit, which finds out from the initramfs
+     * which script it stands for.
+     */
+    private List<String> base(Path script, String resource) {
+        List<String> lines = new ArrayList<>(List.of("dir /dev 755 0 0", "nod /dev/console 600 0 0 c 5 1"));
+        if (setup.machine().init() == Machine.Init.BUSYBOX) {
+            KernelBuild.script(script, KernelBuild.resource(resource));
+            lines.addAll(List.of(
+                    "dir /bin 755 0 0",
+                    "file /bin/busybox " + busybox().resolve("bin/busybox") + " 755 0 0",
+                    "file /init " + script + " 755 0 0"));
+        } else {
+            if (kcinit == null) {
+                kcinit = Kcinit.compile(setup.cross() + "gcc", setup.out());
+            }
+            lines.add("file /init " + kcinit + " 755 0 0");
+        }
+        lines.add("dir /proc 755 0 0");
+        return lines;
     }
 
     /** One .ko: NAME from .modinfo (as the kernel tags the module), FILE relative to the build folder, its dependencies. */
@@ -174,7 +192,6 @@ final class Initramfs {
                 images.resolve("files").toString(),
                 images.resolve("ext4.img").toString(),
                 "4M");
-        KernelBuild.script(setup.out().resolve("modules-init"), KernelBuild.resource("modules-init.sh"));
         Processes.write(setup.out().resolve("modules.uses"), String.join("\n", MODULE_USES) + "\n");
     }
 
@@ -198,7 +215,7 @@ final class Initramfs {
                 lines(modules.stream().map(Module::line).toList()));
         List<String> order = order(modules, dir.resolve("modules.pairs"));
         Processes.write(dir.resolve("modules.order"), lines(order));
-        List<String> list = new ArrayList<>(base(out.resolve("modules-init")));
+        List<String> list = new ArrayList<>(base(out.resolve("modules-init"), "modules-init.sh"));
         list.addAll(List.of(
                 "dir /sys 755 0 0",
                 "dir /t 755 0 0",

@@ -58,9 +58,6 @@ public final class KernelCheck {
 
     private boolean check() {
         Options o = setup.options();
-        if (o.prune() || o.loadsModules()) {
-            setup.machine().requireBusyboxArch();
-        }
         if (o.perLink()) {
             setup.machine().requirePerLink();
         }

@@ -21,8 +21,18 @@ public record Machine(
         String append,
         int word,
         boolean stopAtPanic,
+        Init init,
         String busyboxArch,
+        String libcPackage,
         String perLinkFails) {
+
+    /** The /init of the --modules and --prune initramfs. */
+    public enum Init {
+        /** Debian's busybox-static of {@code busyboxArch} running modules-init.sh or prune-init.sh. */
+        BUSYBOX,
+        /** kcinit.c linked -static by the machine's cross gcc against {@code libcPackage}. */
+        KCINIT
+    }
 
     /** CROSS_COMPILE on a host whose {@code uname -m} is {@code host}: none on the native host. */
     public String crossOn(String host) {
@@ -32,15 +42,6 @@ public record Machine(
     /** The Debian package of the compiler on {@code host}. */
     public String compilerPackageOn(String host) {
         return host.equals(nativeHost) ? "gcc" : compilerPackage;
-    }
-
-    /** The Debian architecture of the busybox-static that runs on this machine; fails when Debian 12 has none. */
-    public String requireBusyboxArch() {
-        if (busyboxArch.isEmpty()) {
-            throw new KernelCheckException("no Debian architecture for " + karch
-                    + "'s busybox-static (Debian 12 has none for big-endian MIPS, powerpc or sparc64)");
-        }
-        return busyboxArch;
     }
 
     /** Fails, before anything is built, on a machine whose per-link kernel is known not to link. */

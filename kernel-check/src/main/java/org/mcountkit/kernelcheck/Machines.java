@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,7 +32,9 @@ public final class Machines {
             "append",
             "word",
             "stop-at-panic",
+            "init",
             "busybox-arch",
+            "libc-package",
             "per-link-fails");
 
     private final Map<String, Machine> rows;
@@ -105,8 +108,26 @@ public final class Machines {
                 keys.get("append"),
                 Integer.parseInt(keys.get("word")),
                 yes(arch, keys.get("stop-at-panic")),
+                init(arch, keys),
                 keys.get("busybox-arch"),
+                keys.get("libc-package"),
                 keys.get("per-link-fails"));
+    }
+
+    /** The row's init, which must have what it is made from: busybox its busybox-arch, kcinit its libc-package. */
+    private static Machine.Init init(String arch, Map<String, String> keys) {
+        String value = keys.get("init");
+        String needs = switch (value) {
+            case "busybox" -> "busybox-arch";
+            case "kcinit" -> "libc-package";
+            default ->
+                throw new IllegalArgumentException(
+                        "machines.conf: [" + arch + "] init is busybox or kcinit, not " + value);
+        };
+        if (keys.get(needs).isEmpty()) {
+            throw new IllegalArgumentException("machines.conf: [" + arch + "] init = " + value + " needs a " + needs);
+        }
+        return Machine.Init.valueOf(value.toUpperCase(Locale.ROOT));
     }
 
     private static boolean yes(String arch, String value) {

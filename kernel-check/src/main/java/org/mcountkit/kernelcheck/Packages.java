@@ -33,6 +33,10 @@ final class Packages {
         if (o.loadsModules()) {
             packages.addAll(List.of("genisoimage", "dosfstools", "e2fsprogs"));
         }
+        // kcinit links -static against the cross C library, which the cross gcc does not pull in.
+        if ((o.prune() || o.loadsModules()) && setup.machine().init() == Machine.Init.KCINIT) {
+            packages.add(setup.machine().libcPackage());
+        }
         if (o.cc().equals("clang")) {
             packages.addAll(List.of("clang-19", "lld-19", "llvm-19"));
         }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** The rows of machines.conf, and the parser's refusals. */
@@ -48,15 +50,51 @@ class MachinesTest {
     }
 
     @Test
-    void aMachineWithoutBusyboxIsRefusedForTheInitramfsChecks() {
-        KernelCheckException e = assertThrows(
-                KernelCheckException.class,
-                () -> machines.get("ppc64").orElseThrow().requireBusyboxArch());
+    void theMachinesDebian12HasNoBusyboxForBootKcinit() {
+        List<String> kcinit = machines.names().stream()
+                .filter(arch -> machines.get(arch).orElseThrow().init() == Machine.Init.KCINIT)
+                .toList();
 
+        assertEquals(List.of("mips", "mips64", "ppc64le", "ppc64", "sparc64"), kcinit);
         assertEquals(
-                "no Debian architecture for powerpc's busybox-static (Debian 12 has none for big-endian MIPS, powerpc or sparc64)",
-                e.getMessage());
-        assertEquals("armhf", machines.get("arm-thumb2").orElseThrow().requireBusyboxArch());
+                "libc6-dev-ppc64el-cross", machines.get("ppc64le").orElseThrow().libcPackage());
+        assertEquals("armhf", machines.get("arm-thumb2").orElseThrow().busyboxArch());
+    }
+
+    /** A row with every key: {@code init}, {@code busybox-arch} and {@code libc-package} as given. */
+    private static String row(String init, String busyboxArch, String libcPackage) {
+        Map<String, String> values = new TreeMap<>();
+        Machines.KEYS.forEach(key -> values.put(key, ""));
+        values.putAll(Map.of(
+                "word", "8",
+                "stop-at-panic", "no",
+                "init", init,
+                "busybox-arch", busyboxArch,
+                "libc-package", libcPackage));
+        StringBuilder text = new StringBuilder("[toy]\n");
+        values.forEach(
+                (key, value) -> text.append(key).append(" = ").append(value).append('\n'));
+        return text.toString();
+    }
+
+    @Test
+    void anInitIsRefusedWithoutWhatItIsMadeFrom() {
+        IllegalArgumentException busybox =
+                assertThrows(IllegalArgumentException.class, () -> Machines.parse(row("busybox", "", "")));
+        IllegalArgumentException kcinit =
+                assertThrows(IllegalArgumentException.class, () -> Machines.parse(row("kcinit", "amd64", "")));
+        IllegalArgumentException other =
+                assertThrows(IllegalArgumentException.class, () -> Machines.parse(row("sh", "amd64", "libc6-dev")));
+
+        assertEquals("machines.conf: [toy] init = busybox needs a busybox-arch", busybox.getMessage());
+        assertEquals("machines.conf: [toy] init = kcinit needs a libc-package", kcinit.getMessage());
+        assertEquals("machines.conf: [toy] init is busybox or kcinit, not sh", other.getMessage());
+        assertEquals(
+                Machine.Init.KCINIT,
+                Machines.parse(row("kcinit", "", "libc6-dev-toy-cross"))
+                        .get("toy")
+                        .orElseThrow()
+                        .init());
     }
 
     @Test
