@@ -74,9 +74,9 @@ final class TableCommand extends CommandHelp implements Callable<Integer> {
     @Option(
             names = "--anchor",
             paramLabel = "SYM",
-            description = "Make each entry of a linked image relative to the nearest SYM at or below its site in its"
-                    + " section (repeatable; each a GLOBAL symbol the image defines), so a -pie link relocates every"
-                    + " word; sites in a section with no anchor are left out, with a warning.")
+            description = "Make each entry of a linked image relative to the nearest SYM at or below its site"
+                    + " (repeatable; each a GLOBAL symbol the image defines), so a -pie link relocates every word;"
+                    + " sites below every anchor are left out, with a warning.")
     List<String> anchors = List.of();
 
     @Option(

@@ -6,7 +6,7 @@ import java.util.List;
  * Options of {@code table}: {@code sort} puts entries in address order (per input, by section then
  * offset, for objects); {@code jobs} inputs are read in parallel; {@code anchors}, when not empty,
  * name GLOBAL symbols of linked inputs that every entry is made relative to (the nearest one at or
- * below its site in the same section), so that a position-independent link relocates every word
+ * below its site's address), so that a position-independent link relocates every word
  * ({@code --anchor}).
  */
 public record TableOptions(boolean sort, int jobs, List<String> anchors) {

@@ -14,20 +14,22 @@ import org.mcountkit.core.pipeline.ElfImage;
 
 /**
  * The symbols {@code table --anchor} names, as one linked image defines them: a site's entry is
- * the nearest anchor at or below it in its own section plus the distance, so the word is a
- * relocation against a symbol another object can name even when the site's function is LOCAL,
- * and a position-independent link (a relocatable kernel's {@code -pie}) gives every word a
- * RELATIVE relocation. Kept per section because a linker script moves its output sections
- * independently (a powerpc kernel's {@code .init.text} follows the read-only data, which grows
- * between the kallsyms links), while code inside one section keeps its layout.
+ * the nearest anchor at or below its address plus the distance, so the word is a relocation
+ * against a symbol another object can name even when the site's function is LOCAL, and a
+ * position-independent link (a relocatable kernel's {@code -pie}) gives every word a RELATIVE
+ * relocation. By address, not by section, because the places where a later link may shift the
+ * code are the caller's to mark and need not start a section: a powerpc kernel's {@code _stext}
+ * starts {@code .head.text}, which {@code .text} follows at a fixed distance, and
+ * {@code _sinittext} starts {@code .init.text}, which follows the read-only data that grows
+ * between the kallsyms links (so {@code .init.text} and {@code .exit.text} move together).
  */
 final class Anchors {
 
-    /** Per section index, the anchors by address (the first name given wins at one address). */
-    private final Map<Integer, NavigableMap<Long, Symbol>> bySection;
+    /** The anchors by address (the first name given wins at one address). */
+    private final NavigableMap<Long, Symbol> byAddress;
 
-    private Anchors(Map<Integer, NavigableMap<Long, Symbol>> bySection) {
-        this.bySection = bySection;
+    private Anchors(NavigableMap<Long, Symbol> byAddress) {
+        this.byAddress = byAddress;
     }
 
     /**
@@ -50,7 +52,7 @@ final class Anchors {
                 defined.putIfAbsent(s.name(), s);
             }
         }
-        Map<Integer, NavigableMap<Long, Symbol>> bySection = new HashMap<>();
+        NavigableMap<Long, Symbol> byAddress = new TreeMap<>();
         for (String name : names) {
             Symbol s = defined.get(name);
             if (s == null) {
@@ -58,18 +60,14 @@ final class Anchors {
                         Failure.UNUSABLE_SITES,
                         "anchor " + name + ": the image defines no GLOBAL or WEAK symbol of that name in a section");
             }
-            bySection.computeIfAbsent(s.sectionIndex(), i -> new TreeMap<>()).putIfAbsent(s.value(), s);
+            byAddress.putIfAbsent(s.value(), s);
         }
-        return new Anchors(bySection);
+        return new Anchors(byAddress);
     }
 
-    /** The nearest anchor at or below the site in its section, or null when there is none. */
+    /** The nearest anchor at or below the site, or null when every anchor lies above it. */
     Symbol below(CallSite site) {
-        NavigableMap<Long, Symbol> anchors = bySection.get(site.sectionIndex());
-        if (anchors == null) {
-            return null;
-        }
-        Map.Entry<Long, Symbol> nearest = anchors.floorEntry(site.address());
+        Map.Entry<Long, Symbol> nearest = byAddress.floorEntry(site.address());
         return nearest == null ? null : nearest.getValue();
     }
 }

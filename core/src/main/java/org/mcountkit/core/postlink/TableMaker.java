@@ -39,7 +39,7 @@ import org.slf4j.Logger;
  * again; a site in a LOCAL function cannot be named from another object, so in a linked image it
  * becomes its absolute address, and in a relocatable input it is left out with a warning. With
  * anchors ({@link TableOptions#anchors()}) every entry of a linked image is instead relative to the
- * nearest anchor below it in its section ({@link Anchors}), and a site in a section with none is
+ * nearest anchor at or below its address ({@link Anchors}), and the sites below every anchor are
  * left out with one warning per section.
  */
 public final class TableMaker {
@@ -229,9 +229,8 @@ public final class TableMaker {
         }
         unanchored.forEach((section, count) -> diagnostics.add(Diagnostic.of(
                 Severity.WARNING,
-                count + " site" + (count == 1 ? "" : "s") + " in " + section
-                        + ", which holds no anchor at or below " + (count == 1 ? "it" : "them")
-                        + ": left out of the table")));
+                count + " site" + (count == 1 ? "" : "s") + " in " + section + (count == 1 ? " lies" : " lie")
+                        + " below every anchor: left out of the table")));
         if (absolute > 0 && image.file().type() == ElfFile.ET_DYN) {
             diagnostics.add(Diagnostic.of(
                     Severity.WARNING,
