@@ -32,7 +32,7 @@ public final class Machines {
             "word",
             "stop-at-panic",
             "busybox-arch",
-            "per-link-fails");
+            "per-link-recipe");
 
     private final Map<String, Machine> rows;
 
@@ -106,7 +106,15 @@ public final class Machines {
                 Integer.parseInt(keys.get("word")),
                 yes(arch, keys.get("stop-at-panic")),
                 keys.get("busybox-arch"),
-                keys.get("per-link-fails"));
+                recipe(arch, keys.get("per-link-recipe")));
+    }
+
+    private static String recipe(String arch, String value) {
+        if (!value.equals("per-link") && !value.equals("post-link")) {
+            throw new IllegalArgumentException(
+                    "machines.conf: [" + arch + "] per-link-recipe is per-link or post-link, not " + value);
+        }
+        return value;
     }
 
     private static boolean yes(String arch, String value) {
