@@ -33,7 +33,11 @@ import picocli.CommandLine.ParentCommand;
             "1:An input had a problem; nothing was written.",
             "2:A wrong command line: an unknown option, a missing or bad value."
         },
-        footer = {"  mcountkit table --sort -o table.o prog", "  mcountkit table --format asm a.o b.o > table.S"},
+        footer = {
+            "  mcountkit table --sort -o table.o prog",
+            "  mcountkit table --anchor _stext --anchor _sinittext -o table.o .tmp_vmlinux.kallsyms1",
+            "  mcountkit table --format asm a.o b.o > table.S"
+        },
         description = {
             "Write one __mcount_loc table for the call sites of the inputs (objects, ld -r outputs or"
                     + " linked images), as a relocatable object, assembly or JSON; @FILE reads arguments from FILE."
@@ -68,6 +72,14 @@ final class TableCommand extends CommandHelp implements Callable<Integer> {
     boolean sort;
 
     @Option(
+            names = "--anchor",
+            paramLabel = "SYM",
+            description = "Make each entry of a linked image relative to the nearest SYM at or below its site"
+                    + " (repeatable; each a GLOBAL symbol the image defines), so a -pie link relocates every word;"
+                    + " sites below every anchor are left out, with a warning.")
+    List<String> anchors = List.of();
+
+    @Option(
             names = {"-o", "--output"},
             paramLabel = "OUT",
             description = "Write here, atomically; - is standard output (needed for object; asm and json go to"
@@ -88,7 +100,7 @@ final class TableCommand extends CommandHelp implements Callable<Integer> {
         Mcountkit mcountkit = context.mcountkit();
         Table table;
         try {
-            table = mcountkit.table(Mcountkit.withArchiveMembers(inputs), new TableOptions(sort, jobs.jobs));
+            table = mcountkit.table(Mcountkit.withArchiveMembers(inputs), new TableOptions(sort, jobs.jobs, anchors));
         } catch (FileInputException e) {
             reporter.failed(e.file(), e.getMessage());
             return 1;

@@ -120,6 +120,41 @@ class TableCommandTest {
         assertTrue(!Files.exists(dir.resolve("t.o")));
     }
 
+    /**
+     * {@code --anchor} refusals, each one line naming the input and nothing written: an anchor the
+     * image does not define, and an object (its sites have no addresses). Sites below every anchor
+     * (here all four in {@code .text}, the anchor {@code _fini} in {@code .fini}, which ld puts
+     * after it) are left out with one warning per section.
+     */
+    @Test
+    void anchorsAreRefusedOnObjectsAndWhenUndefinedAndSitesBelowEveryAnchorAreLeftOut() {
+        Machine m = Machine.X86_64;
+        Path prog = m.compile(dir, "prog", Machine.PROGRAM);
+        Path first = m.link(dir, "first", prog, m.hookObject(dir));
+        Path out = dir.resolve("t.o");
+
+        CliRun undefined = CliRun.of("table", "--anchor", "_stext", "-o", out.toString(), first.toString());
+        CliRun object = CliRun.of("table", "--anchor", "main", "-o", out.toString(), prog.toString());
+        CliRun noneInText = CliRun.of("table", "--anchor", "_fini", "--format", "asm", first.toString());
+
+        assertEquals(1, undefined.exitCode());
+        assertEquals(
+                "mcountkit: " + first
+                        + ": anchor _stext: the image defines no GLOBAL or WEAK symbol of that name in a section\n",
+                undefined.err());
+        assertEquals(1, object.exitCode());
+        assertEquals(
+                "mcountkit: " + prog + ": --anchor needs a linked image: the sites of a relocatable object have no"
+                        + " addresses to measure from an anchor\n",
+                object.err());
+        assertFalse(Files.exists(out));
+        assertEquals(0, noneInText.exitCode(), noneInText.err());
+        assertTrue(noneInText.out().contains(": 0 entries,"), noneInText.out());
+        assertEquals(
+                "mcountkit: " + first + ": warning: 4 sites in .text lie below every anchor: left out of the table\n",
+                noneInText.err());
+    }
+
     /** Inputs are read in parallel, but the first bad one in input order is the one reported. */
     @Test
     void theFirstBadInputInOrderStopsTheTableWhateverFinishesFirst() {

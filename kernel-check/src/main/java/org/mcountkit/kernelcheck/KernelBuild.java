@@ -269,29 +269,40 @@ final class KernelBuild {
     }
 
     /**
-     * The mcountkit build from the patched tree. The patch runs `mcountkit-recordmcount` from PATH:
-     * here a shim that runs this checkout's and logs each call with its wall time, for the report.
+     * The mcountkit build from the patched tree. The patch runs `mcountkit-recordmcount` (and
+     * docs/post-link.patch `mcountkit table`) from PATH: here shims that run this checkout's and
+     * log each call with its wall time, for the report.
      */
     void perLinkBuild(Path perLinkSrc) {
         Path bin = setup.out().resolve("per-link-bin");
         Path dir = setup.dir("mcountkit");
         Path log = dir.resolve("per-link-calls.log");
         mkdirs(bin);
-        script(
-                bin.resolve("mcountkit-recordmcount"),
-                resource("per-link-shim.sh")
-                        .replace("@ROOT@", setup.mcountkit().root().toString())
-                        .replace("@LOG@", log.toString()));
+        for (String tool : List.of("mcountkit-recordmcount", "mcountkit")) {
+            script(
+                    bin.resolve(tool),
+                    resource("per-link-shim.sh")
+                            .replace("@TOOL@", tool)
+                            .replace("@ROOT@", setup.mcountkit().root().toString())
+                            .replace("@LOG@", log.toString()));
+        }
         Processes.write(log, "");
         build("mcountkit", perLinkSrc, Map.of("PATH", bin + ":" + System.getenv("PATH")));
         String sections =
                 Tools.check("readelf", "-W", "-S", dir.resolve("vmlinux.o").toString());
-        if (!sections.contains(" __mcount_loc ")) {
-            throw new KernelCheckException(
-                    dir.resolve("vmlinux.o") + ": no __mcount_loc (the per-link record step did not run)");
+        boolean postLink = setup.machine().postLink();
+        if (postLink == sections.contains(" __mcount_loc ")) {
+            throw new KernelCheckException(dir.resolve("vmlinux.o")
+                    + (postLink
+                            ? ": has __mcount_loc, which no step of docs/post-link.patch writes"
+                            : ": no __mcount_loc (the per-link record step did not run)"));
         }
-        if (Processes.text(log).lines().noneMatch(l -> l.matches(".*vmlinux\\.o .*exit 0$"))) {
-            throw new KernelCheckException(dir + ": mcountkit record never ran on vmlinux.o");
+        String step = postLink ? "table .* \\.tmp_vmlinux\\.kallsyms1 .*exit 0$" : ".*vmlinux\\.o .*exit 0$";
+        if (Processes.text(log).lines().noneMatch(l -> l.matches(step))) {
+            throw new KernelCheckException(dir
+                    + (postLink
+                            ? ": mcountkit table never ran on .tmp_vmlinux.kallsyms1"
+                            : ": mcountkit record never ran on vmlinux.o"));
         }
     }
 

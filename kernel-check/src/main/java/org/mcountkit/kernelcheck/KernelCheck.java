@@ -58,9 +58,6 @@ public final class KernelCheck {
 
     private boolean check() {
         Options o = setup.options();
-        if (o.perLink()) {
-            setup.machine().requirePerLink();
-        }
         Packages.install(Packages.needed(setup));
         KernelBuild.mkdirs(setup.work());
         // --reuse builds nothing and leaves the source alone, so it does not wait.
@@ -107,7 +104,12 @@ public final class KernelCheck {
                 .distinct()
                 .sorted()
                 .toList();
-        VmlinuxDiff diff = VmlinuxDiff.of(c, m, setup.dir("mcountkit"), failedObjects, objects.droppedObjects());
+        List<String> cOutside = o.perLink() && setup.machine().postLink()
+                ? KernelTable.read(setup.dir("c").resolve("vmlinux"), KernelTable.Bounds.KERNEL)
+                        .outsideFunctions()
+                : List.of();
+        VmlinuxDiff diff =
+                VmlinuxDiff.of(c, m, setup.dir("mcountkit"), failedObjects, objects.droppedObjects(), cOutside);
         Processes.write(setup.out().resolve("vmlinux.diff"), Initramfs.lines(diff.lines()));
         Map<String, BootLog> boots = new LinkedHashMap<>();
         for (String kernel : setup.kernels()) {

@@ -94,8 +94,8 @@ final class KernelReport {
             line(
                     r,
                     String.format(
-                            "  per link (docs/per-link.patch): mcountkit-recordmcount ran %d time(s), in all %.2f s:",
-                            calls.size(), total));
+                            "  per link (%s): mcountkit ran %d time(s), in all %.2f s:",
+                            in.setup().machine().perLinkPatch(), calls.size(), total));
             String prefix = setup.dir("mcountkit") + "/";
             calls.forEach(call -> line(r, "    " + call.replaceFirst(java.util.regex.Pattern.quote(prefix), "")));
         }
@@ -155,7 +155,7 @@ final class KernelReport {
                 r,
                 "vmlinux table differences (function+offset): " + v.onlyC() + " only in the C tool's, " + v.onlyM()
                         + " only in mcountkit's (" + v.explained()
-                        + " of them in objects the C tool failed on or dropped sites of)");
+                        + " of them explained)");
         v.lines().forEach(l -> line(r, "  " + l));
         fail(r, "FAIL: ", reasons);
         return r.toString();

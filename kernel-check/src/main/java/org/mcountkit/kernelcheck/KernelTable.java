@@ -124,6 +124,22 @@ public final class KernelTable {
      * of several at one address the last by name) and "(zero)" for each zero, sorted (vmlinux_table).
      */
     public List<String> functionOffsets() {
+        return functionOffsets(values);
+    }
+
+    /**
+     * The non-zero entries that lie in no function by {@link #locate}'s rule (no allowance before
+     * a function), as {@link #functionOffsets()} writes them: the dead bodies of overridden weak
+     * functions, whose calls a table made after the link does not see (it decodes functions).
+     */
+    public List<String> outsideFunctions() {
+        return functionOffsets(locate(0).stream()
+                .filter(l -> l.function().equals("-"))
+                .map(Located::value)
+                .toList());
+    }
+
+    private List<String> functionOffsets(List<Long> of) {
         List<FunctionSymbol> symbols = new ArrayList<>();
         for (String line :
                 BINUTILS.run("nm", "--defined-only", image.toString()).split("\n")) {
@@ -135,7 +151,7 @@ public final class KernelTable {
         symbols.sort(Comparator.comparing(FunctionSymbol::address, Long::compareUnsigned)
                 .thenComparing(FunctionSymbol::name));
         List<String> out = new ArrayList<>();
-        for (long value : values) {
+        for (long value : of) {
             if (value == 0) {
                 out.add("(zero)");
                 continue;

@@ -24,7 +24,7 @@ public record Machine(
         Init init,
         String busyboxArch,
         String libcPackage,
-        String perLinkFails) {
+        String perLinkRecipe) {
 
     /** The /init of the --modules and --prune initramfs. */
     public enum Init {
@@ -44,11 +44,16 @@ public record Machine(
         return host.equals(nativeHost) ? "gcc" : compilerPackage;
     }
 
-    /** Fails, before anything is built, on a machine whose per-link kernel is known not to link. */
-    public void requirePerLink() {
-        if (!perLinkFails.isEmpty()) {
-            throw new KernelCheckException(
-                    "--per-link does not serve " + arch + ": " + perLinkFails + " (docs/per-link-recording.md)");
-        }
+    /** The patch --per-link builds with, relative to the checkout: docs/RECIPE.patch. */
+    public String perLinkPatch() {
+        return "docs/" + perLinkRecipe + ".patch";
+    }
+
+    /**
+     * True when --per-link makes the table after the first kallsyms link (docs/post-link.patch:
+     * powerpc64, whose vmlinux does not link from vmlinux.o) instead of recording vmlinux.o.
+     */
+    public boolean postLink() {
+        return perLinkRecipe.equals("post-link");
     }
 }

@@ -35,7 +35,7 @@ public final class Machines {
             "init",
             "busybox-arch",
             "libc-package",
-            "per-link-fails");
+            "per-link-recipe");
 
     private final Map<String, Machine> rows;
 
@@ -111,7 +111,15 @@ public final class Machines {
                 init(arch, keys),
                 keys.get("busybox-arch"),
                 keys.get("libc-package"),
-                keys.get("per-link-fails"));
+                recipe(arch, keys.get("per-link-recipe")));
+    }
+
+    private static String recipe(String arch, String value) {
+        if (!value.equals("per-link") && !value.equals("post-link")) {
+            throw new IllegalArgumentException(
+                    "machines.conf: [" + arch + "] per-link-recipe is per-link or post-link, not " + value);
+        }
+        return value;
     }
 
     /** The row's init, which must have what it is made from: busybox its busybox-arch, kcinit its libc-package. */

@@ -62,13 +62,14 @@ final class Source {
     }
 
     /**
-     * The --per-link tree: its own (the C tool's build reads the unpatched one), with
-     * docs/per-link.patch and the Kconfig edits. The patch must apply to the clean tree: checked
+     * The --per-link tree: its own (the C tool's build reads the unpatched one), with the
+     * machine's patch (docs/per-link.patch or docs/post-link.patch) and the Kconfig edits. The patch must apply to the clean tree: checked
      * with --dry-run before it is applied.
      */
     static Path perLink(Setup setup) {
-        Path patch = setup.mcountkit().root().resolve("docs/per-link.patch");
-        Path dir = setup.work().resolve("linux-" + setup.options().linux() + "-per-link");
+        Path patch = setup.mcountkit().root().resolve(setup.machine().perLinkPatch());
+        String recipe = patch.getFileName().toString().replace(".patch", "");
+        Path dir = setup.work().resolve("linux-" + setup.options().linux() + "-" + recipe);
         String key = tarballStamp(setup.tarball()) + " " + EDITS + " "
                 + setup.options().linux() + " " + crc(patch);
         unpack(setup, dir, key, tmp -> {

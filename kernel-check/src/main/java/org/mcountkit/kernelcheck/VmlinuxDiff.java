@@ -11,7 +11,10 @@ import java.util.Set;
 /**
  * The two kernels' tables as function+offset, compared (the bash version's vmlinux_table, comm and
  * the vmlinux.diff loop). Entries only mcountkit's kernel has are explained when their function is
- * defined in an object the C tool failed on or dropped sites of; any other difference is not.
+ * defined in an object the C tool failed on or dropped sites of; entries only the C tool's kernel
+ * has, when they are among {@code cOutside}: the C kernel's entries in no function (dead bodies of
+ * overridden weak functions), which a table made after the link leaves out (docs/post-link.patch;
+ * empty for the other recipes). Any other difference is not.
  */
 record VmlinuxDiff(List<String> c, List<String> mcountkit, int onlyC, int onlyM, int explained, List<String> lines) {
 
@@ -23,7 +26,8 @@ record VmlinuxDiff(List<String> c, List<String> mcountkit, int onlyC, int onlyM,
             List<String> mcountkit,
             Path mDir,
             List<String> failedObjects,
-            List<String> droppedObjects) {
+            List<String> droppedObjects,
+            List<String> cOutside) {
         List<String> onlyM = minus(mcountkit, c);
         List<String> onlyC = minus(c, mcountkit);
         Map<String, Set<String>> defined = new HashMap<>();
@@ -60,7 +64,18 @@ record VmlinuxDiff(List<String> c, List<String> mcountkit, int onlyC, int onlyM,
                 lines.add("only mcountkit's: " + entry + " (no known reason)");
             }
         }
-        onlyC.forEach(e -> lines.add("only the C tool's: " + e + " (no known reason)"));
+        Map<String, Integer> outside = new HashMap<>();
+        cOutside.forEach(e -> outside.merge(e, 1, Integer::sum));
+        for (String entry : onlyC) {
+            if (outside.getOrDefault(entry, 0) > 0) {
+                outside.merge(entry, -1, Integer::sum);
+                explained++;
+                lines.add("only the C tool's: " + entry + " (in no function: an overridden weak function's dead body,"
+                        + " which the post-link table leaves out)");
+            } else {
+                lines.add("only the C tool's: " + entry + " (no known reason)");
+            }
+        }
         return new VmlinuxDiff(c, mcountkit, onlyC.size(), onlyM.size(), explained, lines);
     }
 

@@ -90,6 +90,9 @@ class KernelTableTest {
                 offsets.stream().allMatch(o -> functionNames(t, prog).contains(o.substring(0, o.lastIndexOf("+0x")))),
                 offsets::toString);
         assertEquals(offsets.stream().sorted().toList(), offsets);
+        List<String> outside = table.outsideFunctions();
+        assertEquals(1, outside.size(), outside::toString);
+        assertTrue(offsets.contains(outside.get(0)), "written as functionOffsets writes it: " + outside);
     }
 
     /** A 32-bit kernel lives at 0xc0000000 and up, where jelf's ELF32 addresses come sign-extended. */

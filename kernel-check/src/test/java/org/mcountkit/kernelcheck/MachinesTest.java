@@ -1,9 +1,12 @@
 package org.mcountkit.kernelcheck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -61,16 +64,23 @@ class MachinesTest {
         assertEquals("armhf", machines.get("arm-thumb2").orElseThrow().busyboxArch());
     }
 
-    /** A row with every key: {@code init}, {@code busybox-arch} and {@code libc-package} as given. */
+    /** A row with every key: {@code init}, {@code busybox-arch} and {@code libc-package} as given, recorded per link. */
     private static String row(String init, String busyboxArch, String libcPackage) {
         Map<String, String> values = new TreeMap<>();
         Machines.KEYS.forEach(key -> values.put(key, ""));
         values.putAll(Map.of(
-                "word", "8",
-                "stop-at-panic", "no",
-                "init", init,
-                "busybox-arch", busyboxArch,
-                "libc-package", libcPackage));
+                "word",
+                "8",
+                "stop-at-panic",
+                "no",
+                "init",
+                init,
+                "busybox-arch",
+                busyboxArch,
+                "libc-package",
+                libcPackage,
+                "per-link-recipe",
+                "per-link"));
         StringBuilder text = new StringBuilder("[toy]\n");
         values.forEach(
                 (key, value) -> text.append(key).append(" = ").append(value).append('\n'));
@@ -97,17 +107,27 @@ class MachinesTest {
                         .init());
     }
 
+    /**
+     * powerpc64's vmlinux does not link from vmlinux.o, so --per-link builds it with the post-link
+     * table (docs/post-link.patch); the other machines record vmlinux.o. Both patches exist, and a
+     * recipe of another name is refused naming the row.
+     */
     @Test
-    void perLinkIsRefusedOnPowerpc64BeforeAnyBuild() {
-        KernelCheckException e = assertThrows(
-                KernelCheckException.class,
-                () -> machines.get("ppc64le").orElseThrow().requirePerLink());
+    void perLinkBuildsPowerpc64WithThePostLinkTableAndTheOthersPerLink() {
+        for (String arch : List.of("ppc64le", "ppc64")) {
+            Machine m = machines.get(arch).orElseThrow();
+            assertTrue(m.postLink(), arch);
+            assertEquals("docs/post-link.patch", m.perLinkPatch());
+        }
+        Machine mips = machines.get("mips").orElseThrow();
+        assertFalse(mips.postLink());
+        assertEquals("docs/per-link.patch", mips.perLinkPatch());
+        assertTrue(Files.isRegularFile(Path.of("..").resolve("docs/post-link.patch")));
+        assertTrue(Files.isRegularFile(Path.of("..").resolve("docs/per-link.patch")));
 
-        assertTrue(
-                e.getMessage().startsWith("--per-link does not serve ppc64le: vmlinux does not link from vmlinux.o"),
-                e.getMessage());
-        assertTrue(e.getMessage().endsWith("(docs/per-link-recording.md)"), e.getMessage());
-        machines.get("mips").orElseThrow().requirePerLink();
+        String bad = row("busybox", "amd64", "").replace("per-link-recipe = per-link", "per-link-recipe = later");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Machines.parse(bad));
+        assertEquals("machines.conf: [toy] per-link-recipe is per-link or post-link, not later", e.getMessage());
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,6 +22,7 @@ import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.Table;
+import org.mcountkit.core.TableEntry;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
@@ -149,6 +151,115 @@ class PowerpcLinkedProgramTest {
         Verification clean = mcountkit.verify(pie);
         assertTrue(clean.clean(), clean.findings().toString());
         assertEquals(CALLS, clean.checked());
+    }
+
+    /**
+     * A relocatable ppc64 kernel's post-link table: made with {@code --anchor _stext --anchor
+     * _sinittext} from a first {@code -pie} link that has none, then linked into a second link in
+     * which {@code .init.text} lies elsewhere (in a kernel the read-only data before it grows
+     * between the kallsyms links). Every word, the static functions' too, gets an
+     * R_PPC64_RELATIVE relocation whose addend is a call to the hook in the second link, and the
+     * second link verifies clean. Without anchors the two static functions' entries (on ELFv1 all,
+     * its function symbols being descriptors) are plain addresses: no relocation, and stale once
+     * {@code .init.text} moves.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = PowerpcBuild.class,
+            names = {"PPC64_ELFV1", "PPC64LE_PROFILE_KERNEL"})
+    void anAnchoredTableGivesEveryWordARelativeRelocationAndFollowsAMovedSection(PowerpcBuild build)
+            throws IOException {
+        Path object = build.compile(dir, "kernel", KERNEL_LIKE, List.of());
+        Path anchors = Samples.write(dir, "anchors.s", ANCHORS);
+        Path first = pie(build, "vmlinux.1", anchors, object);
+        assertEquals(KERNEL_LIKE_CALLS, hookCalls(build, first).size());
+        assertEquals(
+                build == PowerpcBuild.PPC64_ELFV1 ? KERNEL_LIKE_CALLS : 2,
+                mcountkit.table(List.of(first), new TableOptions(true)).entries().stream()
+                        .filter(TableEntry::isAbsolute)
+                        .count(),
+                "without anchors, helper and init_helper (static) are addresses (on ELFv1 every entry is,"
+                        + " the functions' symbols being descriptors in .opd)");
+
+        Table table = mcountkit.table(List.of(first), new TableOptions(true, 1, List.of("_stext", "_sinittext")));
+        assertTrue(
+                table.entries().stream().noneMatch(TableEntry::isAbsolute),
+                table.entries().toString());
+        Path tableObject = dir.resolve("table.o");
+        mcountkit.writeTable(table, TableFormat.OBJECT, tableObject);
+        Path second = pie(build, "vmlinux", anchors, object, tableObject, "-Wl,--section-start=.init.text=0x200000");
+
+        assertTrue(
+                TableOracle.range(first, ".init.text").start()
+                        != TableOracle.range(second, ".init.text").start(),
+                ".init.text moved between the links");
+        List<Long> calls = hookCalls(build, second).stream().sorted().toList();
+        assertEquals(KERNEL_LIKE_CALLS, calls.size());
+        assertEquals(
+                calls,
+                TableOracle.addresses(second, "__mcount_loc").stream().sorted().toList());
+        TableOracle.Range words = TableOracle.range(second, "__mcount_loc");
+        List<Long> relativeAddends = build.toolchain
+                .run("readelf", "-rW", second.toString())
+                .lines()
+                .map(String::trim)
+                .map(l -> l.split("\\s+"))
+                .filter(f -> f.length == 4 && f[2].equals("R_PPC64_RELATIVE"))
+                .filter(f -> Long.parseUnsignedLong(f[0], 16) >= words.start()
+                        && Long.parseUnsignedLong(f[0], 16) < words.end())
+                .map(f -> Long.parseUnsignedLong(f[3], 16))
+                .sorted()
+                .toList();
+        assertEquals(calls, relativeAddends, "an R_PPC64_RELATIVE per word, its addend the call");
+        Verification clean = mcountkit.verify(second);
+        assertTrue(clean.clean(), clean.findings().toString());
+        assertEquals(KERNEL_LIKE_CALLS, clean.checked());
+    }
+
+    /** The calls to the hook in {@link #KERNEL_LIKE}: one per function. */
+    private static final int KERNEL_LIKE_CALLS = 5;
+
+    /** Static and global functions in {@code .text} and in {@code .init.text}, as a kernel has them. */
+    private static final String KERNEL_LIKE = """
+            static __attribute__((noinline)) int helper(int x) { return x * 3 + 1; }
+            static __attribute__((noinline, section(".init.text"))) int init_helper(int x) { return helper(x) + 5; }
+            __attribute__((noinline, section(".init.text"))) int init_main(int x) { return init_helper(x) * 2; }
+            int twice(int x) { return helper(x) * 2; }
+            int main(void) { return twice(3) + init_main(1); }
+            """;
+
+    /**
+     * {@code _stext} and {@code _sinittext} at the start of the code and of {@code .init.text}, as
+     * the kernel's linker script defines them ({@code .text.unlikely} comes first in ld's default
+     * script's {@code .text}; this file is linked first).
+     */
+    private static final String ANCHORS = """
+            	.section .text.unlikely,"ax",@progbits
+            	.globl _stext
+            _stext:
+            	.section .init.text,"ax",@progbits
+            	.globl _sinittext
+            _sinittext:
+            	.section .note.GNU-stack,"",@progbits
+            """;
+
+    /** {@code -pie --no-dynamic-linker}, as arch/powerpc/Makefile links a relocatable kernel, the inputs in order. */
+    private Path pie(PowerpcBuild build, String name, Path anchors, Path object, Object... more) {
+        Path hook = Samples.write(dir, "hook.s", build.hook);
+        Path out = dir.resolve(name);
+        List<String> command = new ArrayList<>(List.of(
+                build.toolchain.tool("gcc"),
+                "-nostdlib",
+                "-Wl,-pie,--no-dynamic-linker",
+                anchors.toString(),
+                object.toString(),
+                hook.toString()));
+        for (Object m : more) {
+            command.add(m.toString());
+        }
+        command.addAll(List.of("-o", out.toString()));
+        Command.check(dir, command);
+        return out;
     }
 
     /**

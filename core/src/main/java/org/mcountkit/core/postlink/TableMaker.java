@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.CallSite;
@@ -36,7 +37,10 @@ import org.slf4j.Logger;
  * linked in after the final link, the way kallsyms is. An entry names the GLOBAL or WEAK function
  * that covers its site ({@code func+0x4}), so it follows the function when the image is linked
  * again; a site in a LOCAL function cannot be named from another object, so in a linked image it
- * becomes its absolute address, and in a relocatable input it is left out with a warning.
+ * becomes its absolute address, and in a relocatable input it is left out with a warning. With
+ * anchors ({@link TableOptions#anchors()}) every entry of a linked image is instead relative to the
+ * nearest anchor at or below its address ({@link Anchors}), and the sites below every anchor are
+ * left out with one warning per section.
  */
 public final class TableMaker {
 
@@ -60,7 +64,7 @@ public final class TableMaker {
         }
         long start = System.nanoTime();
         List<Integer> order = IntStream.range(0, inputs.size()).boxed().toList();
-        List<Read> reads = new BatchRunner(options.jobs()).map(order, i -> read(i, inputs.get(i)));
+        List<Read> reads = new BatchRunner(options.jobs()).map(order, i -> read(i, inputs.get(i), options.anchors()));
         ElfTarget target = null;
         Abi abi = null;
         List<Ordered> entries = new ArrayList<>();
@@ -157,13 +161,13 @@ public final class TableMaker {
             FileInputException failure,
             RuntimeException unexpected) {}
 
-    private Read read(int input, Path path) {
+    private Read read(int input, Path path, List<String> anchors) {
         ElfTarget target = null;
         try (ElfFile file = ElfFiles.open(path)) {
             target = file.target();
             ElfImage image = ElfImage.of(file, backends.require(target));
             List<Ordered> entries = new ArrayList<>();
-            FileReport report = entriesOf(input, image, Lister.list(image), entries);
+            FileReport report = entriesOf(input, image, Lister.list(image), anchors, entries);
             return new Read(path, target, report, entries, null, null);
         } catch (FileInputException e) {
             return new Read(path, target, null, null, e, null);
@@ -177,7 +181,8 @@ public final class TableMaker {
     /** An entry with what orders it: its input, and for objects its section (linked images sort by address). */
     private record Ordered(int input, int section, TableEntry entry) {}
 
-    private static FileReport entriesOf(int input, ElfImage image, FileReport report, List<Ordered> into) {
+    private static FileReport entriesOf(
+            int input, ElfImage image, FileReport report, List<String> anchorNames, List<Ordered> into) {
         List<Diagnostic> diagnostics = new ArrayList<>(report.diagnostics());
         if (report.hasErrors()) {
             String first = report.diagnostics().stream()
@@ -189,12 +194,21 @@ public final class TableMaker {
         }
         FunctionIndex functions = image.functions();
         boolean linked = report.linked();
+        Anchors anchors = anchorNames.isEmpty() ? null : Anchors.of(image, anchorNames);
+        Map<String, Integer> unanchored = new TreeMap<>();
         int absolute = 0;
         for (CallSite site : report.sites()) {
             Symbol f = functions.covering(site.sectionIndex(), site.offset());
             TableEntry entry;
-            // A symbol in another section (an ELFv1 descriptor in .opd) does not hold the code's address.
-            if (f != null && !f.isLocal() && f.sectionIndex() == site.sectionIndex()) {
+            Symbol anchor = anchors == null ? null : anchors.below(site);
+            if (anchors != null && anchor == null) {
+                unanchored.merge(site.section(), 1, Integer::sum);
+                continue;
+            }
+            if (anchor != null) {
+                entry = new TableEntry(image.path(), site, anchor.name(), site.address() - anchor.value());
+            } else if (f != null && !f.isLocal() && f.sectionIndex() == site.sectionIndex()) {
+                // (A symbol in another section, an ELFv1 descriptor in .opd, does not hold the code's address.)
                 long start = functions.startOfCovering(site.sectionIndex(), site.offset());
                 entry = new TableEntry(image.path(), site, f.name(), site.offset() - start);
             } else if (linked) {
@@ -213,6 +227,10 @@ public final class TableMaker {
             }
             into.add(new Ordered(input, linked ? 0 : site.sectionIndex(), entry));
         }
+        unanchored.forEach((section, count) -> diagnostics.add(Diagnostic.of(
+                Severity.WARNING,
+                count + " site" + (count == 1 ? "" : "s") + " in " + section + (count == 1 ? " lies" : " lie")
+                        + " below every anchor: left out of the table")));
         if (absolute > 0 && image.file().type() == ElfFile.ET_DYN) {
             diagnostics.add(Diagnostic.of(
                     Severity.WARNING,
