@@ -20,7 +20,9 @@
 #include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* syslog(2)'s actions (the kernel's SYSLOG_ACTION_*, which no user header names). */
@@ -136,9 +138,79 @@ static void mount_or_say(const char *source, const char *target, const char *typ
     }
 }
 
+/*
+ * Where the lines go. /dev/console, unless the kernel's command line sets kcinit_output=kmsg: a
+ * machine whose only console QEMU shows is a boot console (sparc64's earlyprom, kept by
+ * keep_bootcon) gets a dummy tty0 as /dev/console, and what init writes there reaches no log. Each
+ * line then becomes one record of the kernel log, which every console prints, and as the kernel's
+ * messages are whole records too, neither splits the other: the console is not quieted and the log
+ * not printed again at the end. The machine's command line also needs printk.devkmsg=on, or the
+ * kernel drops all but the first ten lines every five seconds.
+ */
+static int kmsg = -1;
+
+/* The line being written to the kernel log, sent as one record at its newline. */
+static char kmsg_line[960];
+static size_t kmsg_length;
+
+static void kmsg_flush(void)
+{
+    if (kmsg_length > 0) {
+        // A failed write has no other way out to be told by; the boot log misses the line.
+        ssize_t written = write(kmsg, kmsg_line, kmsg_length);
+        (void)written;
+    }
+    kmsg_length = 0;
+}
+
+static ssize_t kmsg_write(void *cookie, const char *buffer, size_t size)
+{
+    (void)cookie;
+    for (size_t i = 0; i < size; i++) {
+        if (buffer[i] == '\n') {
+            kmsg_flush();
+            continue;
+        }
+        if (kmsg_length == sizeof kmsg_line) {
+            kmsg_flush();
+        }
+        kmsg_line[kmsg_length++] = buffer[i];
+    }
+    return (ssize_t)size;
+}
+
+/* stdout and stderr to the kernel log when the command line asks for it; 0 unless that fails. */
+static int output_to_kmsg(void)
+{
+    const char *output = getenv("kcinit_output");
+    if (output == NULL || strcmp(output, "kmsg") != 0) {
+        return 0;
+    }
+    // Its own node: --prune's initramfs mounts no devtmpfs.
+    if (mknod("/kcinit-kmsg", S_IFCHR | 0600, makedev(1, 11)) != 0 && errno != EEXIST) {
+        return -1;
+    }
+    kmsg = open("/kcinit-kmsg", O_WRONLY | O_CLOEXEC);
+    if (kmsg < 0) {
+        return -1;
+    }
+    cookie_io_functions_t io = {.write = kmsg_write};
+    FILE *log = fopencookie(NULL, "w", io);
+    if (log == NULL) {
+        return -1;
+    }
+    setvbuf(log, NULL, _IOLBF, 0);
+    stdout = log;
+    stderr = log;
+    return 0;
+}
+
 /* dmesg -n 1: only emergency messages reach the console, so the kernel's do not split these lines. */
 static void quiet_console(void)
 {
+    if (kmsg >= 0) {
+        return;
+    }
     if (klogctl(LOG_CONSOLE_LEVEL, NULL, 1) != 0) {
         fprintf(stderr, "kcinit: dmesg -n 1: %s\n", strerror(errno));
     }
@@ -404,6 +476,9 @@ static int count_nonempty(const char *line, void *state)
 /* dmesg | sed 's/^/kmsg /': the kernel log, each line's <level> left out as busybox's dmesg does. */
 static void print_kernel_log(void)
 {
+    if (kmsg >= 0) {
+        return;
+    }
     int size = klogctl(LOG_SIZE_BUFFER, NULL, 0);
     if (size < 16 * 1024) {
         size = 16 * 1024;
@@ -537,6 +612,9 @@ int main(void)
     }
     // Whole lines reach the console in order, between the kernel's and stderr's.
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (output_to_kmsg() != 0) {
+        fprintf(stderr, "kcinit: kcinit_output=kmsg: %s\n", strerror(errno));
+    }
     if (access("/modules/order", F_OK) == 0) {
         modules();
     } else {

@@ -32,7 +32,7 @@ class MachinesTest {
 
         assertEquals("sparc", sparc.karch());
         assertEquals("", sparc.console());
-        assertEquals("keep_bootcon", sparc.append());
+        assertEquals("keep_bootcon printk.devkmsg=on kcinit_output=kmsg", sparc.append());
         assertTrue(sparc.stopAtPanic());
         assertEquals(List.of("qemu-system-sparc64", "-M", "sun4u", "-m", "256", "-vga", "none"), sparc.qemu());
         assertTrue(thumb.enable().contains("THUMB2_KERNEL"));
