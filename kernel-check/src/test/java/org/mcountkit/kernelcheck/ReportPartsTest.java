@@ -161,7 +161,7 @@ class ReportPartsTest {
                         "console=ttyS0 panic=-1"),
                 x86);
         assertEquals(
-                List.of("-initrd", "i.cpio", "-append", "keep_bootcon panic=-1"),
+                List.of("-initrd", "i.cpio", "-append", "keep_bootcon printk.devkmsg=on kcinit_output=kmsg panic=-1"),
                 sparc.subList(sparc.size() - 4, sparc.size()));
         assertFalse(x86.contains("-initrd"));
     }
