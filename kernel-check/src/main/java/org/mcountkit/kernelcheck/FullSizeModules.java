@@ -94,7 +94,6 @@ final class FullSizeModules {
         for (Initramfs.Module m : loaded) {
             List<String> sections = ModulesCheck.entrySections(dir.resolve(m.file()));
             long init = sections.stream().filter(".init.text"::equals).count();
-            long outside = sections.size() - init;
             Optional<String> listed = ModulesCheck.km(boot, "listed", m.name());
             Optional<String> lines = ModulesCheck.km(boot, "traced", m.name());
             rows.add(String.format(
@@ -107,10 +106,8 @@ final class FullSizeModules {
             if (!boot.contains("km loaded " + m.name())) {
                 reasons.add(m.name() + " did not load");
             }
-            if (!listed.equals(Optional.of(Long.toString(outside)))) {
-                reasons.add(m.name() + ": " + listed.orElse("no") + " lines in available_filter_functions, not "
-                        + outside + " (its entries outside .init.text)");
-            }
+            ModulesCheck.listedWrong(setup.machine(), m.name(), sections, listed)
+                    .ifPresent(reasons::add);
             if (traced.contains(m.name()) && lines.map(Long::parseLong).orElse(0L) <= 0) {
                 reasons.add(m.name() + ": no trace line while it was used");
             }

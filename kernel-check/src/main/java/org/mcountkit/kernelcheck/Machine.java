@@ -24,7 +24,8 @@ public record Machine(
         Init init,
         String busyboxArch,
         String libcPackage,
-        String perLinkRecipe) {
+        String perLinkRecipe,
+        boolean moduleInitFreed) {
 
     /** The /init of the --modules and --prune initramfs. */
     public enum Init {

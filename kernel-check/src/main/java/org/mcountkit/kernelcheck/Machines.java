@@ -35,7 +35,8 @@ public final class Machines {
             "init",
             "busybox-arch",
             "libc-package",
-            "per-link-recipe");
+            "per-link-recipe",
+            "module-init");
 
     private final Map<String, Machine> rows;
 
@@ -111,7 +112,8 @@ public final class Machines {
                 init(arch, keys),
                 keys.get("busybox-arch"),
                 keys.get("libc-package"),
-                recipe(arch, keys.get("per-link-recipe")));
+                recipe(arch, keys.get("per-link-recipe")),
+                moduleInit(arch, keys.get("module-init")));
     }
 
     private static String recipe(String arch, String value) {
@@ -120,6 +122,16 @@ public final class Machines {
                     "machines.conf: [" + arch + "] per-link-recipe is per-link or post-link, not " + value);
         }
         return value;
+    }
+
+    private static boolean moduleInit(String arch, String value) {
+        return switch (value) {
+            case "freed" -> true;
+            case "kept" -> false;
+            default ->
+                throw new IllegalArgumentException(
+                        "machines.conf: [" + arch + "] module-init is freed or kept, not " + value);
+        };
     }
 
     /** The row's init, which must have what it is made from: busybox its busybox-arch, kcinit its libc-package. */

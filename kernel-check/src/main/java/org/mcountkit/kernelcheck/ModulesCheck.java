@@ -68,6 +68,23 @@ final class ModulesCheck {
         return Optional.empty();
     }
 
+    /**
+     * Why a loaded module's count of available_filter_functions lines is wrong, if it is: it lists
+     * its table's entries, less those in .init.text where the machine's module loader frees that
+     * section (and ftrace its entries) after the init function.
+     */
+    static Optional<String> listedWrong(Machine machine, String name, List<String> sections, Optional<String> listed) {
+        long init = sections.stream().filter(".init.text"::equals).count();
+        long expected = machine.moduleInitFreed() ? sections.size() - init : sections.size();
+        if (listed.equals(Optional.of(Long.toString(expected)))) {
+            return Optional.empty();
+        }
+        return Optional.of(name + ": " + listed.orElse("no") + " lines in available_filter_functions, not " + expected
+                + (machine.moduleInitFreed()
+                        ? " (its entries outside .init.text)"
+                        : " (all its entries: this machine's module loader keeps .init.text)"));
+    }
+
     static Optional<String> left(List<String> boot) {
         for (String line : boot) {
             String[] f = line.trim().split("\\s+");
@@ -134,10 +151,7 @@ final class ModulesCheck {
             if (!loaded) {
                 reasons.add(m.name() + " did not load");
             }
-            if (!listed.equals(Optional.of(Long.toString(entries - init)))) {
-                reasons.add(m.name() + ": " + listed.orElse("no") + " lines in available_filter_functions, not "
-                        + (entries - init) + " (its entries outside .init.text)");
-            }
+            listedWrong(setup.machine(), m.name(), sections, listed).ifPresent(reasons::add);
             if (uses.contains(m.name()) && traced.map(Long::parseLong).orElse(0L) <= 0) {
                 reasons.add(m.name() + ": no trace line while its file system was used");
             }

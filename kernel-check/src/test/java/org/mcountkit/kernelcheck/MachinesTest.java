@@ -80,7 +80,9 @@ class MachinesTest {
                 "libc-package",
                 libcPackage,
                 "per-link-recipe",
-                "per-link"));
+                "per-link",
+                "module-init",
+                "freed"));
         StringBuilder text = new StringBuilder("[toy]\n");
         values.forEach(
                 (key, value) -> text.append(key).append(" = ").append(value).append('\n'));
@@ -128,6 +130,23 @@ class MachinesTest {
         String bad = row("busybox", "amd64", "").replace("per-link-recipe = per-link", "per-link-recipe = later");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Machines.parse(bad));
         assertEquals("machines.conf: [toy] per-link-recipe is per-link or post-link, not later", e.getMessage());
+    }
+
+    /**
+     * powerpc64's module loader keeps .init.text (module_init_section() is false for every name in
+     * arch/powerpc/kernel/module_64.c): seen on the first --modules ppc64le boot, where every
+     * module listed its init functions too. Any other word is refused.
+     */
+    @Test
+    void onlyPowerpc64KeepsModuleInitText() {
+        List<String> kept = machines.names().stream()
+                .filter(arch -> !machines.get(arch).orElseThrow().moduleInitFreed())
+                .toList();
+
+        assertEquals(List.of("ppc64le", "ppc64"), kept);
+        String bad = row("busybox", "amd64", "").replace("module-init = freed", "module-init = sometimes");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Machines.parse(bad));
+        assertEquals("machines.conf: [toy] module-init is freed or kept, not sometimes", e.getMessage());
     }
 
     @Test

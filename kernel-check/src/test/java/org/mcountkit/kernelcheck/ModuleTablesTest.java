@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.Mcountkit;
@@ -76,5 +77,27 @@ class ModuleTablesTest {
         Path m = perLink("mcountkit", SECOND);
 
         assertEquals(List.of("demo"), ModulesCheck.unequalTables(dir.resolve("c"), m.getParent(), MODULE));
+    }
+
+    /**
+     * What a loaded module must list in available_filter_functions: its entries less the one in
+     * .init.text where the loader frees it (x86_64), all four where it keeps it (ppc64le).
+     */
+    @Test
+    void aModuleListsItsInitEntriesOnlyWhereItsLoaderKeepsInitText() throws Exception {
+        List<String> sections = ModulesCheck.entrySections(perLink("mcountkit", SECOND));
+        Machines machines = Machines.bundled();
+        Machine freed = machines.get("x86_64").orElseThrow();
+        Machine kept = machines.get("ppc64le").orElseThrow();
+
+        assertEquals(Optional.empty(), ModulesCheck.listedWrong(freed, "demo", sections, Optional.of("3")));
+        assertEquals(
+                Optional.of("demo: 4 lines in available_filter_functions, not 3 (its entries outside .init.text)"),
+                ModulesCheck.listedWrong(freed, "demo", sections, Optional.of("4")));
+        assertEquals(Optional.empty(), ModulesCheck.listedWrong(kept, "demo", sections, Optional.of("4")));
+        assertEquals(
+                Optional.of("demo: no lines in available_filter_functions, not 4"
+                        + " (all its entries: this machine's module loader keeps .init.text)"),
+                ModulesCheck.listedWrong(kept, "demo", sections, Optional.empty()));
     }
 }
