@@ -190,16 +190,19 @@ static int output_to_kmsg(void)
     if (mknod("/kcinit-kmsg", S_IFCHR | 0600, makedev(1, 11)) != 0 && errno != EEXIST) {
         return -1;
     }
-    kmsg = open("/kcinit-kmsg", O_WRONLY | O_CLOEXEC);
-    if (kmsg < 0) {
+    int fd = open("/kcinit-kmsg", O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
         return -1;
     }
     cookie_io_functions_t io = {.write = kmsg_write};
     FILE *log = fopencookie(NULL, "w", io);
     if (log == NULL) {
+        close(fd);
         return -1;
     }
     setvbuf(log, NULL, _IOLBF, 0);
+    // Set only now: the console is left loud and the log unprinted only once lines go to the log.
+    kmsg = fd;
     stdout = log;
     stderr = log;
     return 0;
