@@ -86,11 +86,13 @@ final class KernelBuild {
 
     /** The options set y on top of tinyconfig (or --config's target) besides the ftrace ones. */
     List<String> enable() {
-        List<String> enable = new ArrayList<>(setup.machine().enable());
+        List<String> enable =
+                new ArrayList<>(setup.machine().enable(setup.options().linux()));
         if (setup.options().prune()) {
             enable.addAll(PRUNE_OPTIONS);
-            enable.addAll(setup.options().enable());
         }
+        // Only --prune and --config take them (Options.parse).
+        enable.addAll(setup.options().enable());
         if (setup.options().loadsModules()) {
             enable.addAll(MODULES_BUILT_IN);
         }
@@ -98,6 +100,11 @@ final class KernelBuild {
             enable.addAll(FullSizeModules.BUILT_IN);
         }
         return enable;
+    }
+
+    /** The options kept off. */
+    List<String> disable() {
+        return setup.machine().disable(setup.options().linux());
     }
 
     List<String> moduleOptions() {
@@ -151,7 +158,7 @@ final class KernelBuild {
                 dir.resolve(".config").toString()));
         FTRACE_OPTIONS.forEach(o -> config.addAll(List.of("-e", o)));
         enable().forEach(o -> config.addAll(List.of("-e", o)));
-        setup.machine().disable().forEach(o -> config.addAll(List.of("-d", o)));
+        disable().forEach(o -> config.addAll(List.of("-d", o)));
         moduleOptions().forEach(o -> config.addAll(List.of("-m", o)));
         if (Processes.run(config, null, Map.of(), null, null) != 0) {
             throw new KernelCheckException(dir + ": scripts/config failed");
@@ -162,7 +169,7 @@ final class KernelBuild {
         List<String> lines = Processes.text(dir.resolve(".config")).lines().toList();
         List<String> yes = new ArrayList<>(FTRACE_OPTIONS);
         yes.addAll(enable());
-        List<String> no = new ArrayList<>(setup.machine().disable());
+        List<String> no = new ArrayList<>(disable());
         if (setup.options().kernelTables()) {
             no.add("FTRACE_MCOUNT_USE_RECORDMCOUNT");
         } else {

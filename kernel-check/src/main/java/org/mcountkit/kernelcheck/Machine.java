@@ -1,6 +1,7 @@
 package org.mcountkit.kernelcheck;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * One row of {@code machines.conf}: how to configure, build and boot a kernel for one ARCH of
@@ -14,6 +15,8 @@ public record Machine(
         String compilerPackage,
         List<String> enable,
         List<String> disable,
+        List<String> enable612,
+        List<String> disable612,
         String qemuPackage,
         List<String> qemu,
         String image,
@@ -33,6 +36,20 @@ public record Machine(
         BUSYBOX,
         /** kcinit.c linked -static by the machine's cross gcc against {@code libcPackage}. */
         KCINIT
+    }
+
+    /** The options set y on top of the configuration for Linux {@code linux}: the row's, and on 6.12 its enable-6.12. */
+    public List<String> enable(String linux) {
+        return linux.equals("6.12") ? concat(enable, enable612) : enable;
+    }
+
+    /** The options kept off for Linux {@code linux}: the row's, and on 6.12 its disable-6.12. */
+    public List<String> disable(String linux) {
+        return linux.equals("6.12") ? concat(disable, disable612) : disable;
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        return Stream.concat(a.stream(), b.stream()).toList();
     }
 
     /** CROSS_COMPILE on a host whose {@code uname -m} is {@code host}: none on the native host. */

@@ -20,7 +20,7 @@ public record Options(
 
     public static final String USAGE =
             "usage: bin/kernel-check [--linux 6.1|6.12] [--cc gcc|clang] [--reuse] [--modules]"
-                    + " [--prune [--kernel-tables] [--enable 'OPTION...'] | --per-link | --config TARGET [--fresh]] ARCH"
+                    + " [--prune [--kernel-tables] | --per-link | --config TARGET [--fresh]] [--enable 'OPTION...'] ARCH"
                     + "   (x86_64, i386, arm64, arm, arm-thumb2, mips, mips64, ppc64le, ppc64, sparc64)";
 
     /** A command line kernel-check refuses: the lines to print, exit 2. */
@@ -69,8 +69,8 @@ public record Options(
         if (i != args.size() - 1) {
             throw new UsageException(USAGE);
         }
-        if (!enable.isEmpty() && !prune) {
-            throw new UsageException("kernel-check: --enable goes with --prune");
+        if (!enable.isEmpty() && !prune && config.isEmpty()) {
+            throw new UsageException("kernel-check: --enable goes with --prune or --config");
         }
         if (kernelTables && !prune) {
             throw new UsageException("kernel-check: --kernel-tables goes with --prune");

@@ -43,6 +43,23 @@ class MachinesTest {
     }
 
     @Test
+    void linux612AddsTheRowsOwnOptionsOnTopOfTheCommonOnes() {
+        Machine arm = machines.get("arm").orElseThrow();
+        Machine mips = machines.get("mips").orElseThrow();
+
+        assertEquals(arm.enable(), arm.enable("6.1"));
+        assertEquals(List.of("XIP_KERNEL", "THUMB2_KERNEL"), arm.disable("6.1"));
+        assertEquals(
+                "UNWINDER_FRAME_POINTER",
+                arm.enable("6.12").get(arm.enable("6.12").size() - 1));
+        assertEquals(List.of("XIP_KERNEL", "THUMB2_KERNEL", "UNWINDER_ARM"), arm.disable("6.12"));
+        assertEquals(
+                List.of("FUNCTION_GRAPH_TRACER"),
+                machines.get("arm64").orElseThrow().disable("6.12"));
+        assertEquals(mips.disable("6.1"), mips.disable("6.12"));
+    }
+
+    @Test
     void theNativeHostBuildsWithItsOwnGcc() {
         Machine x86 = machines.get("x86_64").orElseThrow();
 

@@ -26,6 +26,8 @@ class OptionsTest {
                 "--linux 6.12 --cc clang --modules arm64 | arm64-6.12-clang-modules",
                 "--per-link --linux 6.12 mips | mips-6.12-per-link",
                 "--config multi_v7_defconfig arm | arm-config-multi_v7_defconfig",
+                "--config multi_v7_defconfig --enable DEBUG_INFO_DWARF5 arm"
+                        + " | arm-debug-info-dwarf5-config-multi_v7_defconfig",
                 "--fresh --cc clang --config tinyconfig x86_64 | x86_64-clang-config-tinyconfig",
                 "--prune --kernel-tables --enable RELOCATABLE --enable RANDOMIZE_BASE arm64"
                         + " | arm64-prune-kernel-tables-relocatable-randomize-base",
@@ -38,7 +40,8 @@ class OptionsTest {
     @CsvSource(
             delimiterString = " => ",
             value = {
-                "--enable X x86_64 => kernel-check: --enable goes with --prune",
+                "--enable X x86_64 => kernel-check: --enable goes with --prune or --config",
+                "--modules --enable X x86_64 => kernel-check: --enable goes with --prune or --config",
                 "--kernel-tables x86_64 => kernel-check: --kernel-tables goes with --prune",
                 "--prune --per-link x86_64 => kernel-check: --per-link and --prune are separate checks",
                 "--prune --modules x86_64 => kernel-check: --modules and --prune are separate runs",
