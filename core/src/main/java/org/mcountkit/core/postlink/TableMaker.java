@@ -192,22 +192,59 @@ public final class TableMaker {
                     .orElseThrow();
             throw new InputException(Failure.UNUSABLE_SITES, "cannot make a table: " + first);
         }
+        if (anchorNames.isEmpty()) {
+            namedEntries(input, image, report, diagnostics, into);
+        } else {
+            anchoredEntries(input, image, report, Anchors.of(image, anchorNames), diagnostics, into);
+        }
+        return new FileReport(
+                report.file(),
+                report.machine(),
+                report.target(),
+                report.sites(),
+                report.untracedSites(),
+                diagnostics,
+                false,
+                report.linked());
+    }
+
+    /** With --anchor: each site as its distance from the nearest anchor at or below it. */
+    private static void anchoredEntries(
+            int input,
+            ElfImage image,
+            FileReport report,
+            Anchors anchors,
+            List<Diagnostic> diagnostics,
+            List<Ordered> into) {
+        Map<String, Integer> unanchored = new TreeMap<>();
+        for (CallSite site : report.sites()) {
+            Symbol anchor = anchors.below(site);
+            if (anchor == null) {
+                unanchored.merge(site.section(), 1, Integer::sum);
+            } else {
+                into.add(new Ordered(
+                        input, 0, new TableEntry(image.path(), site, anchor.name(), site.address() - anchor.value())));
+            }
+        }
+        unanchored.forEach((section, count) -> diagnostics.add(Diagnostic.of(
+                Severity.WARNING,
+                count + " site" + (count == 1 ? "" : "s") + " in " + section + (count == 1 ? " lies" : " lie")
+                        + " below every anchor: left out of the table")));
+    }
+
+    /**
+     * Without anchors: each site as its function plus an offset, or in a linked image a site of a
+     * LOCAL function as its address; an object's site in a LOCAL function cannot be named.
+     */
+    private static void namedEntries(
+            int input, ElfImage image, FileReport report, List<Diagnostic> diagnostics, List<Ordered> into) {
         FunctionIndex functions = image.functions();
         boolean linked = report.linked();
-        Anchors anchors = anchorNames.isEmpty() ? null : Anchors.of(image, anchorNames);
-        Map<String, Integer> unanchored = new TreeMap<>();
         int absolute = 0;
         for (CallSite site : report.sites()) {
             Symbol f = functions.covering(site.sectionIndex(), site.offset());
             TableEntry entry;
-            Symbol anchor = anchors == null ? null : anchors.below(site);
-            if (anchors != null && anchor == null) {
-                unanchored.merge(site.section(), 1, Integer::sum);
-                continue;
-            }
-            if (anchor != null) {
-                entry = new TableEntry(image.path(), site, anchor.name(), site.address() - anchor.value());
-            } else if (f != null && !f.isLocal() && f.sectionIndex() == site.sectionIndex()) {
+            if (f != null && !f.isLocal() && f.sectionIndex() == site.sectionIndex()) {
                 // (A symbol in another section, an ELFv1 descriptor in .opd, does not hold the code's address.)
                 long start = functions.startOfCovering(site.sectionIndex(), site.offset());
                 entry = new TableEntry(image.path(), site, f.name(), site.offset() - start);
@@ -227,10 +264,6 @@ public final class TableMaker {
             }
             into.add(new Ordered(input, linked ? 0 : site.sectionIndex(), entry));
         }
-        unanchored.forEach((section, count) -> diagnostics.add(Diagnostic.of(
-                Severity.WARNING,
-                count + " site" + (count == 1 ? "" : "s") + " in " + section + (count == 1 ? " lies" : " lie")
-                        + " below every anchor: left out of the table")));
         if (absolute > 0 && image.file().type() == ElfFile.ET_DYN) {
             diagnostics.add(Diagnostic.of(
                     Severity.WARNING,
@@ -238,15 +271,6 @@ public final class TableMaker {
                             + " in LOCAL functions and written as absolute addresses, which a position-independent image"
                             + " does not relocate at load time"));
         }
-        return new FileReport(
-                report.file(),
-                report.machine(),
-                report.target(),
-                report.sites(),
-                report.untracedSites(),
-                diagnostics,
-                false,
-                linked);
     }
 
     private static boolean sameMachine(ElfTarget a, ElfTarget b) {
