@@ -56,6 +56,9 @@ class MachinesTest {
         assertEquals(
                 List.of("FUNCTION_GRAPH_TRACER"),
                 machines.get("arm64").orElseThrow().disable("6.12"));
+        assertEquals(
+                List.of("XIP_KERNEL", "FUNCTION_GRAPH_TRACER"),
+                machines.get("arm-thumb2").orElseThrow().disable("6.12"));
         assertEquals(mips.disable("6.1"), mips.disable("6.12"));
     }
 
