@@ -97,7 +97,7 @@ final class KernelReport {
                             "  per link (%s): mcountkit ran %d time(s), in all %.2f s:",
                             in.setup().machine().perLinkPatch(), calls.size(), total));
             String prefix = setup.dir("mcountkit") + "/";
-            calls.forEach(call -> line(r, "    " + call.replaceFirst(java.util.regex.Pattern.quote(prefix), "")));
+            calls.forEach(call -> line(r, "    " + callLine(call, prefix)));
         }
         line(
                 r,
@@ -169,6 +169,25 @@ final class KernelReport {
                     Double.parseDouble(f[0]),
                     String.format("%.1f", Double.parseDouble(f[1]) + Double.parseDouble(f[2])));
         }
+    }
+
+    /**
+     * One logged per-link call ("ARGS... TIME s, exit N") as the report shows it: paths relative to
+     * the build folder, and the modules of a call over many (every module of a full-size build in
+     * one call) as their count with the first and last, so each call keeps one short line.
+     */
+    static String callLine(String call, String buildPrefix) {
+        List<String> words = List.of(call.replace(buildPrefix, "").trim().split("\\s+"));
+        List<String> modules = words.stream().filter(w -> w.endsWith(".ko")).toList();
+        if (modules.size() <= 3) {
+            return String.join(" ", words);
+        }
+        List<String> shown =
+                new ArrayList<>(words.stream().filter(w -> !w.endsWith(".ko")).toList());
+        shown.add(
+                words.indexOf(modules.get(0)),
+                modules.size() + " modules (" + modules.get(0) + " ... " + modules.get(modules.size() - 1) + ")");
+        return String.join(" ", shown);
     }
 
     static String status(Path file) {

@@ -39,6 +39,26 @@ class ReportPartsTest {
         assertTrue(diff.unexplained());
     }
 
+    @Test
+    void aPerLinkCallOverManyFilesIsShownAsTheirCountWithTheFirstAndLast() {
+        String prefix = "/w/arm/mcountkit/";
+        String modules = "/w/arm/mcountkit/fs/fat/fat.ko /w/arm/mcountkit/fs/isofs/isofs.ko"
+                + " /w/arm/mcountkit/lib/crc16.ko /w/arm/mcountkit/net/x.ko 0.220 s, exit 0";
+
+        assertEquals("4 modules (fs/fat/fat.ko ... net/x.ko) 0.220 s, exit 0", KernelReport.callLine(modules, prefix));
+        assertEquals(
+                "vmlinux.o 0.990 s, exit 0",
+                KernelReport.callLine("/w/arm/mcountkit/vmlinux.o 0.990 s, exit 0", prefix));
+        assertEquals(
+                "table --sort --anchor _stext --anchor _sinittext -o .t.o .tmp_vmlinux.kallsyms1 2.010 s, exit 0",
+                KernelReport.callLine(
+                        "table --sort --anchor _stext --anchor _sinittext -o .t.o .tmp_vmlinux.kallsyms1 2.010 s, exit 0",
+                        prefix));
+        assertEquals(
+                "a.ko b.ko c.ko 0.1 s, exit 0",
+                KernelReport.callLine("/w/arm/mcountkit/a.ko /w/arm/mcountkit/b.ko c.ko 0.1 s, exit 0", prefix));
+    }
+
     /**
      * docs/post-link.patch's table leaves out the calls in dead bodies of overridden weak functions
      * (in no function): those entries only the C tool's kernel has are explained, and only as many
