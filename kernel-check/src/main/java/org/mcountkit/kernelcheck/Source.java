@@ -15,8 +15,19 @@ import java.util.zip.CRC32;
  */
 final class Source {
 
-    /** Changes whenever {@link #kconfigEdits} does, so a cached tree with older edits is unpacked again. */
-    private static final String EDITS = "kconfig-edits 1";
+    /**
+     * Changes whenever {@link #kconfigEdits} or {@link #sourceFixes} does, so a cached tree with
+     * older edits is unpacked again.
+     */
+    private static final String EDITS = "kconfig-edits 1, source-fixes 1";
+
+    /** The same for a tree that takes only {@link #sourceFixes} (--kernel-tables). */
+    private static final String FIXES = "source-fixes 1";
+
+    /** 6.12.117's fs.h line that puts FMODE_NONOTIFY on sparc's __O_TMPFILE bit (see {@link #sourceFixes}). */
+    static final String NONOTIFY_ON_BIT_25 = "#define FMODE_NONOTIFY\t\t((__force fmode_t)(1 << 25))";
+
+    static final String NONOTIFY_PERM_ON_BIT_26 = "#define FMODE_NONOTIFY_PERM\t((__force fmode_t)(1 << 26))";
 
     private Source() {}
 
@@ -32,6 +43,33 @@ final class Source {
         addDependsN(dir.resolve("kernel/trace/Kconfig"), "FTRACE_MCOUNT_USE_OBJTOOL");
         addDependsN(dir.resolve("arch/arm64/Kconfig"), "GCC_SUPPORTS_DYNAMIC_FTRACE_WITH_" + with);
         addDependsN(dir.resolve("arch/arm64/Kconfig"), "CLANG_SUPPORTS_DYNAMIC_FTRACE_WITH_" + with);
+    }
+
+    /**
+     * Fixes of the kernel's own defects that stop a row from building with either tool. 6.12.105
+     * took mainline's a94204f4d48e ("fsnotify: opt-in for permission events at file open time"),
+     * which moved FMODE_NONOTIFY from bit 26 to 25, without ebe559609d78 ("fs: get rid of
+     * __FMODE_NONOTIFY kludge"), which in mainline made that move safe: on sparc bit 25 is
+     * __O_TMPFILE, so fs/fcntl.c's BUILD_BUG_ON stops every sparc64 6.12 build (and open() would
+     * strip O_TMPFILE). The fix swaps the two flags back, FMODE_NONOTIFY on bit 26 where it was
+     * through 6.12.104 (only the names are used elsewhere). A tree without those lines (a 6.12.y
+     * that fixed it otherwise) is left as it is.
+     */
+    static void sourceFixes(Path dir) {
+        Path fs = dir.resolve("include/linux/fs.h");
+        try {
+            List<String> lines = new ArrayList<>(Files.readAllLines(fs));
+            int nonotify = lines.indexOf(NONOTIFY_ON_BIT_25);
+            int perm = lines.indexOf(NONOTIFY_PERM_ON_BIT_26);
+            if (nonotify < 0 || perm < 0) {
+                return;
+            }
+            lines.set(nonotify, NONOTIFY_ON_BIT_25.replace("<< 25", "<< 26"));
+            lines.set(perm, NONOTIFY_PERM_ON_BIT_26.replace("<< 26", "<< 25"));
+            Files.write(fs, lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static void addDependsN(Path file, String option) {
@@ -51,10 +89,11 @@ final class Source {
     /** The tree for this run, unpacked (and edited unless --kernel-tables) when its stamp is not this tarball's. */
     static void prepare(Setup setup) {
         String edits = setup.options().kernelTables()
-                ? "unedited"
+                ? "unedited, " + FIXES
                 : EDITS + " " + setup.options().linux();
         String key = tarballStamp(setup.tarball()) + " " + edits;
         unpack(setup, setup.src(), key, tmp -> {
+            sourceFixes(tmp);
             if (!setup.options().kernelTables()) {
                 kconfigEdits(tmp, setup.options().linux());
             }
@@ -79,6 +118,7 @@ final class Source {
                     || Processes.run(apply, tmp, Map.of(), null, null) != 0) {
                 throw new KernelCheckException(patch + " does not apply to a clean " + setup.tarball());
             }
+            sourceFixes(tmp);
             kconfigEdits(tmp, setup.options().linux());
         });
         return dir;
