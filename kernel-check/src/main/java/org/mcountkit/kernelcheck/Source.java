@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.zip.CRC32;
 
 /**
- * The kernel source: unpacked once into the work folder with the Kconfig edits, then only read
- * (the bash version's kconfig_edits, add_depends_n, the unpacking and per_link_source).
+ * The kernel source: unpacked once into the work folder with the Kconfig edits and the source
+ * fixes, then only read (the bash version's kconfig_edits, add_depends_n, the unpacking and
+ * per_link_source).
  */
 final class Source {
 
@@ -20,9 +21,6 @@ final class Source {
      * older edits is unpacked again.
      */
     private static final String EDITS = "kconfig-edits 1, source-fixes 1";
-
-    /** The same for a tree that takes only {@link #sourceFixes} (--kernel-tables). */
-    private static final String FIXES = "source-fixes 1";
 
     /** 6.12.117's fs.h line that puts FMODE_NONOTIFY on sparc's __O_TMPFILE bit (see {@link #sourceFixes}). */
     static final String NONOTIFY_ON_BIT_25 = "#define FMODE_NONOTIFY\t\t((__force fmode_t)(1 << 25))";
@@ -86,15 +84,18 @@ final class Source {
         }
     }
 
-    /** The tree for this run, unpacked (and edited unless --kernel-tables) when its stamp is not this tarball's. */
+    /**
+     * The tree for this run, unpacked (and edited and fixed unless --kernel-tables) when its stamp
+     * is not this tarball's.
+     */
     static void prepare(Setup setup) {
         String edits = setup.options().kernelTables()
-                ? "unedited, " + FIXES
+                ? "unedited"
                 : EDITS + " " + setup.options().linux();
         String key = tarballStamp(setup.tarball()) + " " + edits;
         unpack(setup, setup.src(), key, tmp -> {
-            sourceFixes(tmp);
             if (!setup.options().kernelTables()) {
+                sourceFixes(tmp);
                 kconfigEdits(tmp, setup.options().linux());
             }
         });
