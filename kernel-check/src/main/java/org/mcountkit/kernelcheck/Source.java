@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.zip.CRC32;
 
 /**
@@ -28,6 +29,12 @@ final class Source {
     static final String NONOTIFY_PERM_ON_BIT_26 = "#define FMODE_NONOTIFY_PERM\t((__force fmode_t)(1 << 26))";
 
     private Source() {}
+
+    /** Every edit an edited tree gets: the source fixes, then the Kconfig edits. */
+    private static void edit(Path dir, String linux) {
+        sourceFixes(dir);
+        kconfigEdits(dir, linux);
+    }
 
     /**
      * The edits make recordmcount write the tables: kernel/trace/Kconfig would otherwise pick gcc's
@@ -54,30 +61,31 @@ final class Source {
      * that fixed it otherwise) is left as it is.
      */
     static void sourceFixes(Path dir) {
-        Path fs = dir.resolve("include/linux/fs.h");
-        try {
-            List<String> lines = new ArrayList<>(Files.readAllLines(fs));
+        editLines(dir.resolve("include/linux/fs.h"), lines -> {
             int nonotify = lines.indexOf(NONOTIFY_ON_BIT_25);
             int perm = lines.indexOf(NONOTIFY_PERM_ON_BIT_26);
-            if (nonotify < 0 || perm < 0) {
-                return;
+            if (nonotify >= 0 && perm >= 0) {
+                lines.set(nonotify, NONOTIFY_ON_BIT_25.replace("<< 25", "<< 26"));
+                lines.set(perm, NONOTIFY_PERM_ON_BIT_26.replace("<< 26", "<< 25"));
             }
-            lines.set(nonotify, NONOTIFY_ON_BIT_25.replace("<< 25", "<< 26"));
-            lines.set(perm, NONOTIFY_PERM_ON_BIT_26.replace("<< 26", "<< 25"));
-            Files.write(fs, lines);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        });
     }
 
     static void addDependsN(Path file, String option) {
-        try {
-            List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        editLines(file, lines -> {
             int at = lines.indexOf("config " + option);
             if (at < 0) {
                 throw new KernelCheckException(file + ": no 'config " + option + "' to edit");
             }
             lines.add(at + 1, "\tdepends on n");
+        });
+    }
+
+    /** Reads the file's lines, lets {@code change} edit them in place, and writes them back. */
+    private static void editLines(Path file, Consumer<List<String>> change) {
+        try {
+            List<String> lines = new ArrayList<>(Files.readAllLines(file));
+            change.accept(lines);
             Files.write(file, lines);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -95,8 +103,7 @@ final class Source {
         String key = tarballStamp(setup.tarball()) + " " + edits;
         unpack(setup, setup.src(), key, tmp -> {
             if (!setup.options().kernelTables()) {
-                sourceFixes(tmp);
-                kconfigEdits(tmp, setup.options().linux());
+                edit(tmp, setup.options().linux());
             }
         });
     }
@@ -119,8 +126,7 @@ final class Source {
                     || Processes.run(apply, tmp, Map.of(), null, null) != 0) {
                 throw new KernelCheckException(patch + " does not apply to a clean " + setup.tarball());
             }
-            sourceFixes(tmp);
-            kconfigEdits(tmp, setup.options().linux());
+            edit(tmp, setup.options().linux());
         });
         return dir;
     }
