@@ -25,17 +25,6 @@ class MachinesTest {
         assertEquals(Arrays.asList(listed.split(", ")), machines.names());
     }
 
-    /** --modules' set is the same on both series but for test_siphash, a KUnit suite in 6.12. */
-    @Test
-    void theModuleSetOf612LeavesOutOnlyTestSiphash() {
-        List<String> old = KernelBuild.moduleOptions("6.1");
-        List<String> current = KernelBuild.moduleOptions("6.12");
-
-        assertTrue(old.contains("TEST_SIPHASH"));
-        assertEquals(old.stream().filter(o -> !o.equals("TEST_SIPHASH")).toList(), current);
-        assertTrue(current.size() >= 20);
-    }
-
     @Test
     void rowsCarryTheBashCaseBlocksValues() {
         Machine sparc = machines.get("sparc64").orElseThrow();

@@ -1,0 +1,22 @@
+package org.mcountkit.kernelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The options KernelBuild sets, per kernel series. */
+class KernelBuildTest {
+
+    /** --modules' set is the same on both series but for test_siphash, a KUnit suite in 6.12. */
+    @Test
+    void theModuleSetOf612LeavesOutOnlyTestSiphash() {
+        List<String> old = KernelBuild.moduleOptions("6.1");
+        List<String> current = KernelBuild.moduleOptions("6.12");
+
+        assertTrue(old.contains("TEST_SIPHASH"));
+        assertEquals(old.stream().filter(o -> !o.equals("TEST_SIPHASH")).toList(), current);
+        assertTrue(current.size() >= 20);
+    }
+}
