@@ -62,9 +62,13 @@ public record Machine(
         return host.equals(nativeHost) ? "gcc" : compilerPackage;
     }
 
-    /** The patch --per-link builds with, relative to the checkout: docs/RECIPE.patch. */
-    public String perLinkPatch() {
-        return "docs/" + perLinkRecipe + ".patch";
+    /**
+     * The patch --per-link builds Linux {@code linux} with, relative to the checkout:
+     * docs/RECIPE.patch for 6.1, docs/RECIPE-6.12.patch for 6.12 (Kbuild's files moved between
+     * the two, so each release has its own; a recipe not written for a release has no file).
+     */
+    public String perLinkPatch(String linux) {
+        return "docs/" + perLinkRecipe + (linux.equals("6.1") ? "" : "-" + linux) + ".patch";
     }
 
     /**

@@ -110,15 +110,18 @@ final class Source {
 
     /**
      * The --per-link tree: its own (the C tool's build reads the unpatched one), with the
-     * machine's patch (docs/per-link.patch or docs/post-link.patch) and the Kconfig edits. The patch must apply to the clean tree: checked
-     * with --dry-run before it is applied.
+     * machine's patch for the release (Machine.perLinkPatch) and the Kconfig edits. The patch must
+     * apply to the clean tree: checked with --dry-run before it is applied.
      */
     static Path perLink(Setup setup) {
-        Path patch = setup.mcountkit().root().resolve(setup.machine().perLinkPatch());
-        String recipe = patch.getFileName().toString().replace(".patch", "");
-        Path dir = setup.work().resolve("linux-" + setup.options().linux() + "-" + recipe);
-        String key = tarballStamp(setup.tarball()) + " " + EDITS + " "
-                + setup.options().linux() + " " + crc(patch);
+        String linux = setup.options().linux();
+        Path patch = setup.mcountkit().root().resolve(setup.machine().perLinkPatch(linux));
+        if (!Files.isRegularFile(patch)) {
+            throw new KernelCheckException(patch + ": no " + setup.machine().perLinkRecipe() + " recipe for Linux "
+                    + linux + " (" + setup.arch() + " builds --per-link with it)");
+        }
+        Path dir = setup.work().resolve("linux-" + linux + "-" + setup.machine().perLinkRecipe());
+        String key = tarballStamp(setup.tarball()) + " " + EDITS + " " + linux + " " + crc(patch);
         unpack(setup, dir, key, tmp -> {
             List<String> dry = List.of("patch", "-p1", "--dry-run", "-s", "-i", patch.toString());
             List<String> apply = List.of("patch", "-p1", "-s", "-i", patch.toString());
@@ -126,7 +129,7 @@ final class Source {
                     || Processes.run(apply, tmp, Map.of(), null, null) != 0) {
                 throw new KernelCheckException(patch + " does not apply to a clean " + setup.tarball());
             }
-            edit(tmp, setup.options().linux());
+            edit(tmp, linux);
         });
         return dir;
     }
