@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -108,8 +109,14 @@ public final class KernelCheck {
                 ? KernelTable.read(setup.dir("c").resolve("vmlinux"), KernelTable.Bounds.KERNEL)
                         .outsideFunctions()
                 : List.of();
-        VmlinuxDiff diff =
-                VmlinuxDiff.of(c, m, setup.dir("mcountkit"), failedObjects, objects.droppedObjects(), cOutside);
+        VmlinuxDiff diff = VmlinuxDiff.of(
+                c,
+                m,
+                setup.dir("mcountkit"),
+                failedObjects,
+                failedEntries(failedObjects),
+                objects.droppedObjects(),
+                cOutside);
         Processes.write(setup.out().resolve("vmlinux.diff"), Initramfs.lines(diff.lines()));
         Map<String, BootLog> boots = new LinkedHashMap<>();
         for (String kernel : setup.kernels()) {
@@ -137,6 +144,34 @@ public final class KernelCheck {
                 .functionOffsets();
         Processes.write(dir.resolve("vmlinux.table"), Initramfs.lines(table));
         return table;
+    }
+
+    /**
+     * How many entries mcountkit records in the objects the C tool failed on: their tables in the
+     * mcountkit build per object; per link the build recorded no object, so copies of them are
+     * recorded here (in failed-objects/ beside the report).
+     */
+    private int failedEntries(List<String> failedObjects) {
+        Path built = setup.dir("mcountkit");
+        int entries = 0;
+        for (String object : failedObjects) {
+            Path table = built.resolve(object);
+            if (setup.options().perLink()) {
+                table = setup.out().resolve("failed-objects").resolve(object);
+                KernelBuild.mkdirs(table.getParent());
+                try {
+                    Files.copy(built.resolve(object), table, StandardCopyOption.REPLACE_EXISTING);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                Path log = table.resolveSibling(table.getFileName() + ".record.log");
+                if (setup.mcountkit().run(log, log, "record", table.toString()) != 0) {
+                    throw new KernelCheckException(Processes.text(log) + table + ": mcountkit record failed");
+                }
+            }
+            entries += ObjectTables.entries(table);
+        }
+        return entries;
     }
 
     /** Prints a report part and writes it to report.txt (tee, or tee -a). */

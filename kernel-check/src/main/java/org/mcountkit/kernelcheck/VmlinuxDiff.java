@@ -26,6 +26,7 @@ record VmlinuxDiff(List<String> c, List<String> mcountkit, int onlyC, int onlyM,
             List<String> mcountkit,
             Path mDir,
             List<String> failedObjects,
+            int failedEntries,
             List<String> droppedObjects,
             List<String> cOutside) {
         List<String> onlyM = minus(mcountkit, c);
@@ -35,10 +36,8 @@ record VmlinuxDiff(List<String> c, List<String> mcountkit, int onlyC, int onlyM,
         int explained = 0;
         // A kernel whose sorttable zeroes weak-function entries (6.12.95 on, 6.15) may zero some of
         // the entries only mcountkit recorded: those extra zero words are explained when the failed
-        // objects' mcountkit tables hold that many more entries than show up as non-zero values.
-        int failedEntries = failedObjects.stream()
-                .mapToInt(o -> ObjectTables.entries(mDir.resolve(o)))
-                .sum();
+        // objects' mcountkit tables (failedEntries in all) hold that many more entries than show up
+        // as non-zero values.
         for (String entry : onlyM) {
             if (entry.equals(ZERO)) {
                 if (onlyM.size() <= failedEntries) {

@@ -25,7 +25,7 @@ class ReportPartsTest {
         List<String> c = List.of("a+0x0", "b+0x4");
         List<String> m = List.of("a+0x0", "do_exit+0x0", "stray+0x0");
 
-        VmlinuxDiff diff = VmlinuxDiff.of(c, m, dir.resolve("m"), List.of("exit.o"), List.of(), List.of());
+        VmlinuxDiff diff = VmlinuxDiff.of(c, m, dir.resolve("m"), List.of("exit.o"), 0, List.of(), List.of());
 
         assertEquals(
                 List.of(
@@ -70,7 +70,7 @@ class ReportPartsTest {
         List<String> m = List.of("a+0x0");
 
         VmlinuxDiff diff =
-                VmlinuxDiff.of(c, m, dir.resolve("m"), List.of(), List.of(), List.of("sys_swapoff+0x14", "z+0x8"));
+                VmlinuxDiff.of(c, m, dir.resolve("m"), List.of(), 0, List.of(), List.of("sys_swapoff+0x14", "z+0x8"));
 
         assertEquals(
                 List.of(
@@ -82,9 +82,9 @@ class ReportPartsTest {
         assertEquals(3, diff.onlyC());
         assertEquals(1, diff.explained());
         assertTrue(diff.unexplained());
-        assertFalse(
-                VmlinuxDiff.of(List.of("a+0x0", "w+0x4"), m, dir.resolve("m"), List.of(), List.of(), List.of("w+0x4"))
-                        .unexplained());
+        assertFalse(VmlinuxDiff.of(
+                        List.of("a+0x0", "w+0x4"), m, dir.resolve("m"), List.of(), 0, List.of(), List.of("w+0x4"))
+                .unexplained());
     }
 
     @Test
@@ -99,8 +99,13 @@ class ReportPartsTest {
         List<String> sortedZeroed = List.of("(zero)", "a+0x0", "do_exit+0x0");
         List<String> oneTooMany = List.of("(zero)", "(zero)", "a+0x0", "do_exit+0x0");
 
-        VmlinuxDiff spare = VmlinuxDiff.of(c, sortedZeroed, dir.resolve("m"), List.of("exit.o"), List.of(), List.of());
-        VmlinuxDiff over = VmlinuxDiff.of(c, oneTooMany, dir.resolve("m"), List.of("exit.o"), List.of(), List.of());
+        int entries = ObjectTables.entries(dir.resolve("m/exit.o"));
+        assertEquals(2, entries);
+
+        VmlinuxDiff spare =
+                VmlinuxDiff.of(c, sortedZeroed, dir.resolve("m"), List.of("exit.o"), entries, List.of(), List.of());
+        VmlinuxDiff over =
+                VmlinuxDiff.of(c, oneTooMany, dir.resolve("m"), List.of("exit.o"), entries, List.of(), List.of());
 
         assertEquals(
                 List.of(
