@@ -95,11 +95,7 @@ final class KernelReport {
                     r,
                     String.format(
                             "  per link (%s): mcountkit ran %d time(s), in all %.2f s:",
-                            in.setup()
-                                    .machine()
-                                    .perLinkPatch(in.setup().options().linux()),
-                            calls.size(),
-                            total));
+                            setup.machine().perLinkPatch(setup.options().linux()), calls.size(), total));
             String prefix = setup.dir("mcountkit") + "/";
             calls.forEach(call -> line(r, "    " + callLine(call, prefix)));
         }
