@@ -33,6 +33,7 @@ import picocli.CommandLine.Command;
             ListCommand.class,
             TableCommand.class,
             VerifyCommand.class,
+            FunctionsCommand.class,
             PatchCommand.class,
             PruneCommand.class,
             RecordmcountCommand.class,

@@ -5,10 +5,12 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.batch.BatchRunner;
+import org.mcountkit.core.ftrace.FilterFunctions;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.output.TableObjectWriter;
@@ -203,6 +205,21 @@ public final class Mcountkit {
         StringWriter text = new StringWriter();
         body.writeTo(text);
         return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * What a booted kernel's ftrace will list for {@code image} (vmlinux) and {@code modules}
+     * (.ko files, in the order they would be loaded): every table word with its fate and the name
+     * {@code available_filter_functions} shows for it. The files are not changed.
+     *
+     * @param config the kernel's {@code .config} (else the image's own, with {@code CONFIG_IKCONFIG})
+     * @param release the kernel's release (else read from the image's {@code linux_banner})
+     * @throws InputException when a file cannot be read as a kernel image or module; a
+     *     {@link FileInputException} names the module
+     */
+    public FunctionList functions(
+            Path image, List<Path> modules, Optional<Path> config, Optional<KernelRelease> release) {
+        return new FilterFunctions(backends).list(image, modules, config, release);
     }
 
     /**

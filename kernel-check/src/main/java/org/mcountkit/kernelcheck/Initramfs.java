@@ -88,8 +88,17 @@ final class Initramfs {
 
     /** --prune: /init prints available_filter_functions between two marker lines and powers off. */
     Path forPrune() {
+        return withInit("prune-init.sh");
+    }
+
+    /** A plain boot: /init prints ftrace's lists (ftrace-dump.sh) and powers off. */
+    Path forFunctions() {
+        return withInit("functions-init.sh");
+    }
+
+    private Path withInit(String script) {
         Path out = setup.out();
-        List<String> list = new ArrayList<>(base(out.resolve("init"), "prune-init.sh"));
+        List<String> list = new ArrayList<>(base(out.resolve("init"), script));
         list.add("dir /t 755 0 0");
         return cpio(setup.dir("mcountkit"), out.resolve("initramfs.list"), list, out.resolve("initramfs.cpio"));
     }
@@ -103,10 +112,13 @@ final class Initramfs {
         List<String> lines = new ArrayList<>(List.of("dir /dev 755 0 0", "nod /dev/console 600 0 0 c 5 1"));
         if (setup.machine().init() == Machine.Init.BUSYBOX) {
             KernelBuild.script(script, KernelBuild.resource(resource));
+            Path dump = script.resolveSibling("ftrace-dump.sh");
+            Processes.write(dump, KernelBuild.resource("ftrace-dump.sh"));
             lines.addAll(List.of(
                     "dir /bin 755 0 0",
                     "file /bin/busybox " + busybox().resolve("bin/busybox") + " 755 0 0",
-                    "file /init " + script + " 755 0 0"));
+                    "file /init " + script + " 755 0 0",
+                    "file /ftrace-dump.sh " + dump + " 644 0 0"));
         } else {
             if (kcinit == null) {
                 kcinit = Kcinit.compile(setup.cross() + "gcc", setup.out());

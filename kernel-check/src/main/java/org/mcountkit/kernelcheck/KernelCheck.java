@@ -86,6 +86,7 @@ public final class KernelCheck {
         boolean pass;
         if (o.prune()) {
             pass = PruneCheck.report(setup, build, version, report);
+            pass &= functions(report);
             finish(report, false);
             return pass;
         }
@@ -127,6 +128,7 @@ public final class KernelCheck {
                 setup, version, source, build.compiler(), boots, verifies, objects, diff, failures);
         report.append(KernelReport.text(inputs));
         pass = KernelReport.reasons(inputs).isEmpty();
+        pass &= functions(report);
         finish(report, false);
         if (o.modules()) {
             StringBuilder modules = new StringBuilder();
@@ -172,6 +174,22 @@ public final class KernelCheck {
             entries += ObjectTables.entries(table);
         }
         return entries;
+    }
+
+    /**
+     * Appends each kernel's lists against {@code mcountkit functions} ({@link FunctionsCheck});
+     * true when they agree.
+     */
+    private boolean functions(StringBuilder report) {
+        boolean pass = true;
+        for (String kernel : setup.kernels()) {
+            FunctionsCheck.Result result = FunctionsCheck.check(setup, kernel);
+            report.append("Functions of the ").append(kernel).append(" kernel:\n");
+            result.lines().forEach(l -> report.append("  ").append(l).append('\n'));
+            result.reasons().forEach(l -> report.append("  FAIL: ").append(l).append('\n'));
+            pass &= result.reasons().isEmpty();
+        }
+        return pass;
     }
 
     /** Prints a report part and writes it to report.txt (tee, or tee -a). */
@@ -223,7 +241,10 @@ public final class KernelCheck {
         }
     }
 
-    /** The initramfs each kernel boots with: none, --prune's (one for both) or each build's own with its modules. */
+    /**
+     * The initramfs each kernel boots with: --prune's (one for both), each build's own with its
+     * modules, or one that prints ftrace's lists.
+     */
     private Map<String, Path> initramfs() {
         Map<String, Path> initrds = new LinkedHashMap<>();
         Initramfs initramfs = new Initramfs(setup);
@@ -233,6 +254,9 @@ public final class KernelCheck {
         } else if (setup.options().modules()) {
             initramfs.moduleImages();
             setup.kernels().forEach(k -> initrds.put(k, initramfs.forModules(k)));
+        } else if (!setup.options().fullSize()) {
+            Path cpio = initramfs.forFunctions();
+            setup.kernels().forEach(k -> initrds.put(k, cpio));
         }
         return initrds;
     }

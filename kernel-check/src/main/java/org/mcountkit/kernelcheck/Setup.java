@@ -78,7 +78,7 @@ record Setup(
         if (options.prune()) {
             return BootLog.Ending.FILTER_FUNCTIONS;
         }
-        return options.loadsModules() ? BootLog.Ending.MODULES : BootLog.Ending.PANIC;
+        return options.loadsModules() ? BootLog.Ending.MODULES : BootLog.Ending.FUNCTIONS;
     }
 
     /** Progress on standard error, as "kernel-check: MESSAGE". */

@@ -6,7 +6,8 @@
  * initramfs holds no C library.
  *
  * The initramfs says which script it stands for: with /modules/order (the --modules one) it loads,
- * lists, traces and removes the modules; without, it prints available_filter_functions (--prune).
+ * lists, traces and removes the modules; without, it prints available_filter_functions (--prune,
+ * and a plain boot, which reads the ftrace-dump.sh lines it prints after them).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -512,6 +513,36 @@ static void print_kernel_log(void)
     free(log);
 }
 
+/* One line of a file, after the tag passed as the state. */
+static int print_tagged(const char *line, void *tag)
+{
+    printf("%s %s\n", (const char *)tag, line);
+    return 0;
+}
+
+/* ftrace-dump.sh: what ftrace lists now, each file's lines tagged (a file the kernel lacks prints none). */
+static void ftrace_dump(void)
+{
+    static const struct {
+        const char *path;
+        const char *tag;
+    } files[] = {
+        {"/t/available_filter_functions", "kf"},
+        {"/t/available_filter_functions_addrs", "ka"},
+        {"/t/dyn_ftrace_total_info", "kd"},
+        {"/proc/modules", "kp"},
+    };
+    printf("kernel-check: functions begin\n");
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *text = slurp(files[i].path, NULL);
+        if (text != NULL) {
+            each_line(text, print_tagged, (void *)files[i].tag);
+        }
+        free(text);
+    }
+    printf("kernel-check: functions end\n");
+}
+
 /* modules-init.sh. */
 static void modules(void)
 {
@@ -547,6 +578,7 @@ static void modules(void)
             printf("km insmod-failed %s\n", order[i]);
         }
     }
+    ftrace_dump();
     char *functions = slurp("/t/available_filter_functions", NULL);
     for (size_t i = 0; i < count; i++) {
         struct listed l = {"", 0};
@@ -582,13 +614,6 @@ static void modules(void)
     print_kernel_log();
 }
 
-static int print_aff(const char *line, void *state)
-{
-    (void)state;
-    printf("aff %s\n", line);
-    return 0;
-}
-
 /* prune-init.sh. */
 static void filter_functions(void)
 {
@@ -600,10 +625,11 @@ static void filter_functions(void)
     if (functions == NULL) {
         fprintf(stderr, "kcinit: /t/available_filter_functions: %s\n", strerror(errno));
     } else {
-        each_line(functions, print_aff, NULL);
+        each_line(functions, print_tagged, "aff");
     }
     free(functions);
     printf("kernel-check: available_filter_functions end\n");
+    ftrace_dump();
 }
 
 int main(void)

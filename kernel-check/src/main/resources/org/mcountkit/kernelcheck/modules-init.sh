@@ -20,6 +20,7 @@ done
 for m in $failed; do
   if $bb insmod /modules/$m.ko; then echo "km loaded $m"; echo $m >>/loaded; else echo "km insmod-failed $m"; fi
 done
+. /ftrace-dump.sh
 for m in $($bb cat /modules/order); do
   echo "km listed $m $($bb grep -c " \[$m\]\$" /t/available_filter_functions)"
 done

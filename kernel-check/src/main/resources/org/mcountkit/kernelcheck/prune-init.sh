@@ -5,4 +5,5 @@
 echo "kernel-check: available_filter_functions begin"
 /bin/busybox sed 's/^/aff /' /t/available_filter_functions
 echo "kernel-check: available_filter_functions end"
+. /ftrace-dump.sh
 /bin/busybox reboot -f

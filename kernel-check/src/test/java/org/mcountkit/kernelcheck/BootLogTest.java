@@ -18,7 +18,10 @@ class BootLogTest {
             [    1.450000] random: crng init done
             [    1.500000] PASSED
             [    1.600000] Testing event sched_switch: OK
-            [    2.000000] Kernel panic - not syncing: No working init found.
+            kernel-check: functions begin
+            kf start_kernel
+            kd 1 pages:1 groups: 1
+            kernel-check: functions end
             """;
 
     @Test
@@ -35,7 +38,7 @@ class BootLogTest {
         assertEquals(List.of("tracer function", "dynamic ftrace", "tracer function_graph"), log.passed());
         assertEquals(1, log.count("OK"));
         assertEquals(Optional.of("8777"), log.allocating());
-        assertEquals(List.of(), log.problems(BootLog.Ending.PANIC));
+        assertEquals(List.of(), log.problems(BootLog.Ending.FUNCTIONS));
     }
 
     @Test

@@ -22,23 +22,23 @@ import org.mcountkit.core.pipeline.TableSites;
  * explicit addend (an arm64 kernel is linked with {@code --no-apply-dynamic-relocs}, so its words
  * are 0 in the file and the values live in {@code .rela.dyn}), and the word itself otherwise.
  */
-final class TableWords {
+public final class TableWords {
 
-    static final String START_MCOUNT_LOC = "__start_mcount_loc";
-    static final String STOP_MCOUNT_LOC = "__stop_mcount_loc";
+    public static final String START_MCOUNT_LOC = "__start_mcount_loc";
+    public static final String STOP_MCOUNT_LOC = "__stop_mcount_loc";
 
     /**
      * A relocation that writes into a table word: entry {@code index} of {@code section}, at word
      * {@code position} of the table (-1 when it does not start at a word boundary).
      */
-    record Slot(Section section, int index, Relocation relocation, int position) {}
+    public record Slot(Section section, int index, Relocation relocation, int position) {}
 
     /**
      * One table: its name in reports, the section holding it and where in that section it starts,
      * its run-time address, the words as stored, the values the program sees, and the relocations
      * into it. {@code patchable} for {@code __patchable_function_entries}, whose entries are NOP pads.
      */
-    record Table(
+    public record Table(
             String name,
             Section holder,
             long start,
@@ -49,12 +49,12 @@ final class TableWords {
             long[] values,
             List<Slot> slots) {
 
-        int count() {
+        public int count() {
             return words.length;
         }
 
         /** The {@code __mcount_loc} table, which the kernel sorts and skips zeros of. */
-        boolean mcount() {
+        public boolean mcount() {
             return !patchable;
         }
 
@@ -74,7 +74,7 @@ final class TableWords {
      *
      * @throws InputException when the kernel's start and stop symbols do not lie in one section
      */
-    static List<Table> of(ElfImage image) {
+    public static List<Table> of(ElfImage image) {
         ElfFile file = image.file();
         List<Table> tables = new ArrayList<>();
         for (Section s : file.sections()) {

@@ -1,0 +1,153 @@
+package org.mcountkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.mcountkit.core.testkit.KallsymsTool;
+import org.mcountkit.core.testkit.KernelImage;
+import org.mcountkit.core.testkit.PruneOracle;
+import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.core.testkit.Toolchain;
+
+/**
+ * {@code mcountkit functions} on kernel-like images whose kallsyms tables the kernel's own
+ * {@code scripts/kallsyms} (6.1's and 6.12's, in each layout they write) made from {@code nm -n},
+ * and whose table gcc wrote ({@code -pg -mfentry -mrecord-mcount}): every record is named as
+ * binutils' {@code nm} places it (the symbol at or before it), the init function's record is
+ * freed after boot, and the body of an overridden weak function, which keeps its record but loses
+ * its symbol, is listed as {@code __ftrace_invalid_address___N}, N its distance from the symbol
+ * before it, as x86's ftrace lists it.
+ */
+class FunctionsCommandTest {
+
+    private static final String MAIN = """
+            const char linux_banner[] = "Linux version RELEASE (mcountkit@test) #1\\n";
+            __attribute__((noinline)) int helper(int x) { return x * 3 + 1; }
+            __attribute__((noinline)) int compute(int x) { return helper(x) ^ 5; }
+            __attribute__((weak, noinline)) int pick(int x) { return x + 7; }
+            __attribute__((noinline)) int chooser(int x) { return pick(x) + compute(x); }
+            __attribute__((section(".init.text"), noinline)) int setup_thing(int x) { return chooser(x); }
+            """;
+
+    private static final String STRONG = "__attribute__((noinline)) int pick(int x) { return x - 1; }\n";
+
+    /** The hook, first in the text, so that no C function shares an address with _text or _stext. */
+    private static final String HOOK = """
+            .text
+            .globl __fentry__
+            .type __fentry__, @function
+            __fentry__:
+            ret
+            .size __fentry__, . - __fentry__
+            .section .note.GNU-stack, "", @progbits
+            """;
+
+    static Stream<Arguments> images() {
+        long x86 = 0xffffffff81000000L;
+        long i386 = 0xc1000000L;
+        return Stream.of(
+                Arguments.of(Toolchain.X86_64, true, x86, KallsymsTool.LINUX_6_1, "6.1.0", List.of("--base-relative")),
+                Arguments.of(
+                        Toolchain.X86_64,
+                        true,
+                        x86,
+                        KallsymsTool.LINUX_6_1,
+                        "6.1.0",
+                        List.of("--base-relative", "--absolute-percpu")),
+                Arguments.of(Toolchain.X86_64, true, x86, KallsymsTool.LINUX_6_1, "6.1.0", List.of()),
+                Arguments.of(Toolchain.X86_64, true, x86, KallsymsTool.LINUX_6_12, "6.12.117", List.of()),
+                Arguments.of(
+                        Toolchain.X86_64, true, x86, KallsymsTool.LINUX_6_12, "6.12.117", List.of("--absolute-percpu")),
+                Arguments.of(Toolchain.I386, false, i386, KallsymsTool.LINUX_6_1, "6.1.0", List.of("--base-relative")),
+                Arguments.of(Toolchain.I386, false, i386, KallsymsTool.LINUX_6_12, "6.12.117", List.of()));
+    }
+
+    @ParameterizedTest(name = "{0} {3} {5}")
+    @MethodSource("images")
+    void listsWhatNmPlacesEachRecordIn(
+            Toolchain toolchain,
+            boolean wide,
+            long text,
+            KallsymsTool kallsyms,
+            String release,
+            List<String> flags,
+            @TempDir Path dir) {
+        List<String> cflags = new ArrayList<>(List.of("-pg", "-mfentry", "-mrecord-mcount", "-fcf-protection=none"));
+        if (wide) {
+            cflags.addAll(List.of("-mcmodel=kernel", "-mno-red-zone"));
+        }
+        Path hook = Samples.write(dir, "hook.s", HOOK);
+        Path hookObject = dir.resolve("hook.o");
+        toolchain.run("as", "-o", hookObject.toString(), hook.toString());
+        Path main = toolchain.compile(dir, "main", MAIN.replace("RELEASE", release), cflags);
+        Path strong = toolchain.compile(dir, "strong", STRONG, cflags);
+        Path vmlinux = KernelImage.link(dir, toolchain, wide, text, kallsyms, flags, List.of(hookObject, main, strong));
+
+        List<Long> words = TableOracle.addresses(vmlinux, ".init.data");
+        NavigableMap<Long, List<String>> symbols = nmText(toolchain, vmlinux);
+        long initBegin = PruneOracle.symbol(toolchain, vmlinux, "__init_begin");
+        long initEnd = PruneOracle.symbol(toolchain, vmlinux, "__init_end");
+        List<String> expectedAfterBoot = new ArrayList<>();
+        List<String> expectedAtBoot = new ArrayList<>();
+        int invalid = 0;
+        for (long w : words) {
+            var at = symbols.floorEntry(w);
+            assertEquals(
+                    1, at.getValue().size(), "one symbol at " + Long.toHexString(at.getKey()) + ": " + at.getValue());
+            long offset = w - at.getKey();
+            String line = offset == 0 ? at.getValue().get(0) : "__ftrace_invalid_address___" + offset;
+            invalid += offset == 0 ? 0 : 1;
+            expectedAtBoot.add(line);
+            if (Long.compareUnsigned(w, initBegin) < 0 || Long.compareUnsigned(w, initEnd) >= 0) {
+                expectedAfterBoot.add(line);
+            }
+        }
+        assertEquals(6, words.size(), "helper, compute, pick (weak), chooser, setup_thing, pick (strong)");
+        assertEquals(1, invalid, "the weak pick's body");
+        CliRun afterBoot = CliRun.of("functions", "-q", vmlinux.toString());
+        assertEquals(0, afterBoot.exitCode(), afterBoot.err());
+        assertEquals(expectedAfterBoot, afterBoot.out().lines().toList());
+        assertEquals("", afterBoot.err());
+        CliRun atBoot = CliRun.of("functions", "-q", "--at-boot", vmlinux.toString());
+        assertEquals(expectedAtBoot, atBoot.out().lines().toList());
+        CliRun summary = CliRun.of("functions", "--summary", vmlinux.toString());
+        boolean at612 = release.startsWith("6.12");
+        assertEquals(
+                List.of(
+                        vmlinux + ": Linux " + (at612 ? "6.12" : "6.1") + " (linux_banner), "
+                                + (wide ? "x86_64" : "i386") + ", configuration none",
+                        "ftrace: allocating 6 entries",
+                        "table: 6 words, 0 zero, 0 outside kernel text; 6 records at boot, 1 freed with the init text,"
+                                + " 5 after boot",
+                        "modules: 0 records, 0 freed with their init text",
+                        "invalid: 1 listed as __ftrace_invalid_address___N",
+                        "dyn_ftrace_total_info: 5",
+                        "assumed: BUILDTIME_MCOUNT_SORT on (this machine's default)",
+                        "assumed: X86_KERNEL_IBT off (no __ibt_endbr_seal)",
+                        "assumed: MODULE_UNLOAD on (needed to remove modules)"),
+                summary.out().lines().toList());
+    }
+
+    /** nm's text symbols (t, T, W) by address, several where they share one. */
+    private static NavigableMap<Long, List<String>> nmText(Toolchain toolchain, Path image) {
+        TreeMap<Long, List<String>> symbols = new TreeMap<>(Long::compareUnsigned);
+        for (String line : toolchain.run("nm", "-n", image.toString()).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 3 && (f[1].equals("t") || f[1].equals("T") || f[1].equals("W"))) {
+                symbols.computeIfAbsent(Long.parseUnsignedLong(f[0], 16), k -> new ArrayList<>())
+                        .add(f[2]);
+            }
+        }
+        return symbols;
+    }
+}

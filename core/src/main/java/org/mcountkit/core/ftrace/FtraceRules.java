@@ -1,0 +1,129 @@
+package org.mcountkit.core.ftrace;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.mcountkit.api.ElfMachine;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.core.KernelRelease;
+
+/**
+ * The rules by which a kernel's ftrace turns its table into records and names them, for one
+ * release, machine and configuration. Each is read from the kernel's sources (6.1.y and 6.12.y as
+ * Debian ships them); where a rule depends on an option the configuration does not give, the
+ * assumption made is kept in {@link #assumptions}.
+ *
+ * <ul>
+ *   <li>{@code ftrace_process_locs()} ({@code kernel/trace/ftrace.c}) skips zero words; from 6.12
+ *       it also skips, for vmlinux, an address outside {@code _stext.._etext} and
+ *       {@code _sinittext.._einittext}, and its boot line ({@code ftrace: allocating N entries})
+ *       counts the records kept, where 6.1's counts every word.
+ *   <li>It sorts vmlinux's records at boot unless {@code CONFIG_BUILDTIME_MCOUNT_SORT} (x86 and
+ *       arm select it in 6.1, arm64 too in 6.12), and a module's always.
+ *   <li>{@code ftrace_call_adjust()}: arm clears the Thumb bit of each word; the other machines
+ *       here keep the word as it is (their {@code asm/ftrace.h} under the options these kernels use).
+ *   <li>{@code FTRACE_MCOUNT_MAX_OFFSET}: on x86 {@code ENDBR_INSN_SIZE} (4 with
+ *       {@code CONFIG_X86_KERNEL_IBT}, else 0); on powerpc from 6.12, 16 with
+ *       {@code MPROFILE_KERNEL} or patchable entries, 8 on 32-bit. Where it is defined,
+ *       {@code print_rec()} lists a record further than that from its symbol, or with none, as
+ *       {@code __ftrace_invalid_address___OFFSET}; elsewhere {@code %ps} prints the symbol, or
+ *       {@code 0xADDRESS} without one.
+ *   <li>{@code ftrace_free_init_mem()} drops the records in {@code __init_begin.. __init_end}
+ *       once boot is done; {@code do_init_module()} those of a module's init region.
+ *   <li>The module loader's init sections ({@code module_init_section()}): names starting
+ *       {@code .init}, none on powerpc64 ({@code arch/powerpc/kernel/module_64.c}); {@code .exit}
+ *       ones too without {@code CONFIG_MODULE_UNLOAD}. Mapping symbols it skips
+ *       ({@code is_mapping_symbol()}): 6.1 {@code .L*} and {@code $a $t $x $d} (alone or with a
+ *       {@code .} suffix), 6.12 {@code .L*}, {@code L0*} and every {@code $*}.
+ * </ul>
+ */
+public record FtraceRules(
+        KernelRelease release,
+        boolean skipsOutsideText,
+        boolean bootLineCountsKept,
+        boolean sortsAtBoot,
+        long callAdjustMask,
+        OptionalLong maxOffset,
+        boolean moduleInitSections,
+        boolean moduleExitIsInit,
+        List<String> assumptions) {
+
+    public FtraceRules {
+        assumptions = List.copyOf(assumptions);
+    }
+
+    /** The rules of {@code release} for {@code target}'s kernels configured as {@code config}; {@code ibtSeal}: the image has x86's {@code __ibt_endbr_seal}. */
+    static FtraceRules of(KernelRelease release, ElfTarget target, KernelConfig config, boolean ibtSeal) {
+        List<String> assumptions = new ArrayList<>();
+        boolean at612 = release.atLeast(6, 12);
+        int m = target.machine();
+        boolean x86 = m == ElfMachine.EM_X86_64.number() || m == ElfMachine.EM_386.number();
+        boolean arm = m == ElfMachine.EM_ARM.number();
+        boolean arm64 = m == ElfMachine.EM_AARCH64.number();
+        boolean ppc64 = m == ElfMachine.EM_PPC64.number();
+        boolean ppc = m == ElfMachine.EM_PPC.number() || ppc64;
+
+        boolean buildTimeSort = config.enabled("BUILDTIME_MCOUNT_SORT").orElseGet(() -> {
+            boolean selected = x86 || arm || (arm64 && at612);
+            assumptions.add("BUILDTIME_MCOUNT_SORT " + (selected ? "on" : "off") + " (this machine's default)");
+            return selected;
+        });
+
+        OptionalLong maxOffset = OptionalLong.empty();
+        if (x86) {
+            boolean ibt = config.enabled("X86_KERNEL_IBT").orElseGet(() -> {
+                assumptions.add("X86_KERNEL_IBT "
+                        + (ibtSeal ? "on (the image has __ibt_endbr_seal)" : "off (no __ibt_endbr_seal)"));
+                return ibtSeal;
+            });
+            maxOffset = OptionalLong.of(ibt ? 4 : 0);
+        } else if (ppc && at612) {
+            if (!ppc64) {
+                maxOffset = OptionalLong.of(8);
+            } else {
+                boolean near = config.enabled("MPROFILE_KERNEL").isPresent()
+                        ? config.on("MPROFILE_KERNEL") || config.on("ARCH_USING_PATCHABLE_FUNCTION_ENTRY")
+                        : assumeProfileKernel(target, assumptions);
+                if (near) {
+                    maxOffset = OptionalLong.of(16);
+                }
+            }
+        }
+
+        boolean unload = config.enabled("MODULE_UNLOAD").orElseGet(() -> {
+            assumptions.add("MODULE_UNLOAD on (needed to remove modules)");
+            return true;
+        });
+        return new FtraceRules(
+                release, at612, at612, !buildTimeSort, arm ? ~1L : -1L, maxOffset, !ppc64, !unload, assumptions);
+    }
+
+    /** ppc64 ELFv2 (little-endian) kernels built by gcc take -mprofile-kernel; ELFv1 ones cannot. */
+    private static boolean assumeProfileKernel(ElfTarget target, List<String> assumptions) {
+        boolean elfv2 = (target.flags() & 3) == 2 || target.endian() == org.mcountkit.api.Endian.LITTLE;
+        assumptions.add("MPROFILE_KERNEL " + (elfv2 ? "on (an ELFv2 kernel, as gcc builds them)" : "off (ELFv1)"));
+        return elfv2;
+    }
+
+    /** Whether a module section of this name is laid out in the init region, freed after init. */
+    boolean initLayoutSection(String name) {
+        if (moduleExitIsInit && name.startsWith(".exit")) {
+            return true;
+        }
+        return moduleInitSections && name.startsWith(".init");
+    }
+
+    /** Whether the module loader's kallsyms skips a symbol of this name. */
+    boolean mappingSymbol(String name) {
+        if (name.startsWith(".L")) {
+            return true;
+        }
+        if (release.atLeast(6, 12)) {
+            return name.startsWith("L0") || name.startsWith("$");
+        }
+        return name.length() >= 2
+                && name.charAt(0) == '$'
+                && "axtd".indexOf(name.charAt(1)) >= 0
+                && (name.length() == 2 || name.charAt(2) == '.');
+    }
+}

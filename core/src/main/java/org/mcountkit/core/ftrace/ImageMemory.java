@@ -1,0 +1,91 @@
+package org.mcountkit.core.ftrace;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
+import org.mcountkit.core.Failure;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.elf.ElfFile;
+
+/**
+ * A linked image as the loaded kernel sees it, for the few symbols ftrace's rules read: where a
+ * named symbol is, and the bytes at an address (of the allocated section holding it, in the
+ * file's byte order). The names are looked up in one pass over the symbol table.
+ */
+final class ImageMemory {
+
+    private final ElfFile file;
+    private final Map<String, Symbol> symbols = new HashMap<>();
+
+    ImageMemory(ElfFile file, Set<String> names) {
+        this.file = file;
+        for (Map.Entry<Integer, String> e : file.symbolsNamed(names).entrySet()) {
+            Symbol s = file.symbol(e.getKey());
+            // A defined symbol wins over an undefined or weak reference of the same name.
+            Symbol before = symbols.get(e.getValue());
+            if (before == null || (!before.isInSection() && s.isInSection())) {
+                symbols.put(e.getValue(), s);
+            }
+        }
+    }
+
+    /** The address of the symbol {@code name}, when the image defines it. */
+    Optional<Long> address(String name) {
+        Symbol s = symbols.get(name);
+        return s == null || s.isUndefined() ? Optional.empty() : Optional.of(s.value());
+    }
+
+    boolean has(String name) {
+        return address(name).isPresent();
+    }
+
+    /**
+     * {@code length} bytes from {@code address}, positioned at 0.
+     *
+     * @throws InputException when no allocated section with file bytes holds them all
+     */
+    ByteBuffer at(long address, long length, String what) {
+        for (Section s : file.sections()) {
+            if (!s.isAlloc() || !s.hasFileBytes()) {
+                continue;
+            }
+            long from = address - s.address();
+            if (Long.compareUnsigned(address, s.address()) >= 0 && from <= s.size() && length <= s.size() - from) {
+                ByteBuffer bytes = file.bytes(s);
+                return bytes.slice((int) from, (int) length).order(bytes.order());
+            }
+        }
+        throw new InputException(
+                Failure.MALFORMED,
+                String.format("%s (0x%x, %d bytes) lies in no section of the file", what, address, length));
+    }
+
+    /**
+     * How many bytes the section holding {@code address} has from there on.
+     *
+     * @throws InputException when no allocated section with file bytes holds it
+     */
+    long bytesLeftInSection(long address) {
+        for (Section s : file.sections()) {
+            long from = address - s.address();
+            if (s.isAlloc() && s.hasFileBytes() && Long.compareUnsigned(address, s.address()) >= 0 && from < s.size()) {
+                return s.size() - from;
+            }
+        }
+        throw new InputException(Failure.MALFORMED, String.format("0x%x lies in no section of the file", address));
+    }
+
+    /** The bytes from the symbol {@code from} to the symbol {@code to}; empty unless both are defined in order. */
+    Optional<ByteBuffer> between(String from, String to) {
+        Optional<Long> a = address(from);
+        Optional<Long> b = address(to);
+        if (a.isEmpty() || b.isEmpty() || Long.compareUnsigned(b.get(), a.get()) < 0) {
+            return Optional.empty();
+        }
+        return Optional.of(at(a.get(), b.get() - a.get(), from));
+    }
+}
