@@ -34,6 +34,7 @@ import picocli.CommandLine.Command;
             TableCommand.class,
             VerifyCommand.class,
             FunctionsCommand.class,
+            ExplainCommand.class,
             PatchCommand.class,
             PruneCommand.class,
             RecordmcountCommand.class,

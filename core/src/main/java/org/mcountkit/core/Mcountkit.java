@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.batch.BatchRunner;
+import org.mcountkit.core.ftrace.Explainer;
 import org.mcountkit.core.ftrace.FilterFunctions;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TableAsmWriter;
@@ -220,6 +221,23 @@ public final class Mcountkit {
     public FunctionList functions(
             Path image, List<Path> modules, Optional<Path> config, Optional<KernelRelease> release) {
         return new FilterFunctions(backends).list(image, modules, config, release);
+    }
+
+    /**
+     * Why each of {@code functions} is or is not in the {@code available_filter_functions} of the kernel
+     * {@code image} (vmlinux): its copies and their records, and where the image cannot tell, the
+     * objects it was linked from ({@code objects}: files, or build folders searched for
+     * {@code .o} files of the image's machine). Nothing is changed.
+     *
+     * @throws InputException when the image cannot be read as a kernel image
+     */
+    public List<Explanation> explain(
+            List<String> functions,
+            Path image,
+            List<Path> objects,
+            Optional<Path> config,
+            Optional<KernelRelease> release) {
+        return new Explainer(backends).explain(functions, image, objects, config, release);
     }
 
     /**

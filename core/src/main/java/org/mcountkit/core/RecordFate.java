@@ -22,6 +22,11 @@ public enum RecordFate {
     /** An address outside kernel text: skipped (from 6.12). */
     OUTSIDE_TEXT;
 
+    /** The fate as the JSON writers spell it: {@code listed}, {@code init-freed}, ... */
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
     /** True when the record is in the list once boot (or the module's init) is over. */
     public boolean listed() {
         return this == LISTED || this == INVALID;

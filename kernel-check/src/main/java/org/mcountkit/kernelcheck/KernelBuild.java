@@ -23,8 +23,8 @@ final class KernelBuild {
     static final List<String> FTRACE_OPTIONS =
             List.of("PRINTK", "TTY", "FTRACE", "FUNCTION_TRACER", "DYNAMIC_FTRACE", "FTRACE_STARTUP_TEST");
 
-    /** --prune boots with an initramfs that prints available_filter_functions. */
-    static final List<String> PRUNE_OPTIONS = List.of("BLK_DEV_INITRD", "BINFMT_ELF", "BINFMT_SCRIPT", "PROC_FS");
+    /** Every boot has an initramfs whose /init prints ftrace's lists (and --prune's, --modules' more). */
+    static final List<String> INITRAMFS_OPTIONS = List.of("BLK_DEV_INITRD", "BINFMT_ELF", "BINFMT_SCRIPT", "PROC_FS");
 
     /** --modules: the built-in options the initramfs needs to load modules and mount images from loop devices. */
     static final List<String> MODULES_BUILT_IN = List.of(
@@ -88,8 +88,8 @@ final class KernelBuild {
     List<String> enable() {
         List<String> enable =
                 new ArrayList<>(setup.machine().enable(setup.options().linux()));
-        if (setup.options().prune()) {
-            enable.addAll(PRUNE_OPTIONS);
+        if (!setup.options().fullSize()) {
+            enable.addAll(INITRAMFS_OPTIONS);
         }
         // Only --prune and --config take them (Options.parse).
         enable.addAll(setup.options().enable());

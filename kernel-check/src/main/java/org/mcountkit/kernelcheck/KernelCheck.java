@@ -129,6 +129,7 @@ public final class KernelCheck {
         report.append(KernelReport.text(inputs));
         pass = KernelReport.reasons(inputs).isEmpty();
         pass &= functions(report);
+        pass &= explain(report);
         finish(report, false);
         if (o.modules()) {
             StringBuilder modules = new StringBuilder();
@@ -190,6 +191,19 @@ public final class KernelCheck {
             pass &= result.reasons().isEmpty();
         }
         return pass;
+    }
+
+    /** Appends {@link ExplainCheck}'s lines where explain.table has the row; true unless an answer differs. */
+    private boolean explain(StringBuilder report) {
+        Options o = setup.options();
+        return ExplainCheck.check(setup, setup.arch() + " " + o.linux() + " " + o.cc())
+                .map(result -> {
+                    result.lines().forEach(l -> report.append(l).append('\n'));
+                    result.reasons()
+                            .forEach(l -> report.append("  FAIL: ").append(l).append('\n'));
+                    return result.reasons().isEmpty();
+                })
+                .orElse(true);
     }
 
     /** Prints a report part and writes it to report.txt (tee, or tee -a). */

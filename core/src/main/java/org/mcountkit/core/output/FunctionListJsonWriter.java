@@ -3,7 +3,6 @@ package org.mcountkit.core.output;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.Writer;
-import java.util.Locale;
 import org.mcountkit.core.FtraceRecord;
 import org.mcountkit.core.FunctionList;
 
@@ -65,8 +64,7 @@ public final class FunctionListJsonWriter {
             if (r.module().isPresent()) {
                 json.writeStringField("module", r.module().get());
             }
-            json.writeStringField(
-                    "fate", r.fate().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+            json.writeStringField("fate", r.fate().label());
             json.writeEndObject();
         }
         json.writeEndArray();
