@@ -7,7 +7,8 @@ import java.util.stream.Collectors;
 
 /**
  * A kernel-like image built the way Linux links vmlinux, at a test's scale: objects linked with a
- * linker script that gives the kernel's section symbols ({@code _text}, {@code _stext..._etext},
+ * linker script that gives the kernel's section symbols ({@code _text}, {@code _stext..._etext} with {@code .noinstr.text} between
+ * {@code __noinstr_text_start} and {@code __noinstr_text_end},
  * {@code __init_begin}, {@code _sinittext.._einittext}, the table between
  * {@code __start_mcount_loc} and {@code __stop_mcount_loc}, {@code __init_end}), then the
  * kernel's own {@code scripts/kallsyms} run on {@code nm -n} of the link and its tables linked in,
@@ -26,7 +27,14 @@ public final class KernelImage {
                 SECTIONS {
                   . = 0x%x;
                   _text = .;
-                  .text : { _stext = .; *(.text .text.*) _etext = .; }
+                  .text : {
+                    _stext = .;
+                    *(.text .text.*)
+                    __noinstr_text_start = .;
+                    *(.noinstr.text)
+                    __noinstr_text_end = .;
+                    _etext = .;
+                  }
                   .rodata : { *(.rodata .rodata.*) }
                   . = ALIGN(4096);
                   __init_begin = .;
