@@ -35,6 +35,7 @@ import picocli.CommandLine.Command;
             VerifyCommand.class,
             FunctionsCommand.class,
             ExplainCommand.class,
+            DiffCommand.class,
             PatchCommand.class,
             PruneCommand.class,
             RecordmcountCommand.class,

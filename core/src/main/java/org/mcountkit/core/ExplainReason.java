@@ -31,6 +31,11 @@ public enum ExplainReason {
     NO_FTRACE_FLAGS(false, "no-ftrace-flags"),
     /** The definition that won the link has no site; a weak copy that had one was overridden, and its record is stale. */
     OVERRIDDEN_WEAK(false, "overridden-weak"),
+    /**
+     * Its object has a site in it, yet the image's table has no record of it: the build did not
+     * record that object (the C recordmcount fails on x86's {@code kernel/exit.o}, say).
+     */
+    UNRECORDED(false, "unrecorded"),
     /** No site in the image, and no object to tell notrace, inline and missing ftrace flags apart. */
     NO_SITE(false, "no-site");
 

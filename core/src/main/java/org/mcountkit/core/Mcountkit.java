@@ -12,6 +12,7 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.ftrace.Explainer;
 import org.mcountkit.core.ftrace.FilterFunctions;
+import org.mcountkit.core.ftrace.KernelDiff;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.output.TableObjectWriter;
@@ -238,6 +239,17 @@ public final class Mcountkit {
             Optional<Path> config,
             Optional<KernelRelease> release) {
         return new Explainer(backends).explain(functions, image, objects, config, release);
+    }
+
+    /**
+     * What differs between the {@code available_filter_functions} of kernels {@code a} and
+     * {@code b}: functions only one lists (with {@link #explain}'s reason on the other side) and
+     * functions listed under other clone names. Nothing is changed.
+     *
+     * @throws InputException when a file cannot be read as a kernel image or module
+     */
+    public FunctionDiff diff(KernelFiles a, KernelFiles b) {
+        return new KernelDiff(backends).diff(a, b);
     }
 
     /**

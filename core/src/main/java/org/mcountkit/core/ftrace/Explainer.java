@@ -113,7 +113,7 @@ public final class Explainer {
     }
 
     /** The name a clone is of: up to its first dot (a C function's name has none). */
-    private static String baseName(String name) {
+    static String baseName(String name) {
         int dot = name.indexOf('.', 1);
         return dot < 0 ? name : name.substring(0, dot);
     }
@@ -212,6 +212,10 @@ public final class Explainer {
         }
         Definition d = strong.orElse(definitions.get(0));
         evidence.add(d.object() + " defines " + d.function() + " (" + d.section() + ") and has " + d.describe());
+        if (d.sitesInIt() > 0) {
+            evidence.add("the image's table has no record of those sites: that object was not recorded");
+            return new Explanation(function, false, ExplainReason.UNRECORDED, all, evidence);
+        }
         if (d.untracedOnly()) {
             evidence.add("its only calls to the hook are in " + d.section() + ", a section ftrace never traces");
             return new Explanation(function, false, ExplainReason.UNTRACED_SECTION, all, evidence);
