@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
         },
         footer = {"  mcountkit prune --dry-run vmlinux", "  mcountkit prune vmlinux"},
         description = {
-            "Zero every __mcount_loc entry of each linked image that verify reports as outside-function (inside"
+            "Zero every __mcount_loc entry of each linked image or module that verify reports as outside-function (inside"
                     + " no function symbol: the dead code of an overridden weak function) and sort the table with the"
                     + " zeros first, as Linux 6.15's scripts/sorttable does after the final link. A kernel image's"
                     + " table is the range __start_mcount_loc..__stop_mcount_loc.",
@@ -43,7 +43,12 @@ final class PruneCommand extends CommandHelp implements Callable<Integer> {
     @Option(names = "--dry-run", description = "List the entries that would be zeroed; change nothing.")
     boolean dryRun;
 
-    @Parameters(paramLabel = "IMAGE", arity = "1..*", description = "Linked images (vmlinux, executables).")
+    @Parameters(
+            paramLabel = "IMAGE",
+            arity = "1..*",
+            description = "Linked images (vmlinux, executables) or kernel modules (.ko): in a module each such"
+                    + " entry is zeroed and its relocation made NONE, and nothing moves (ftrace sorts a module's"
+                    + " table when it loads it).")
     List<Path> images;
 
     @Override

@@ -178,17 +178,71 @@ class PruneTest {
         return true;
     }
 
-    @Test
-    void anObjectIsRefusedAndLeftAsItWas() throws IOException {
-        X86Program p = new X86Program(Toolchain.X86_64, dir);
-        Path object = p.compile("weak", PruneOracle.WEAK_PROGRAM, X86Program.FENTRY);
-        mcountkit.record(object, RecordOptions.DEFAULT);
-        byte[] original = Files.readAllBytes(object);
+    /**
+     * A module ({@code ld -r}, as Kbuild links a .ko) of an object with a weak {@code pick} and
+     * one with the strong one: the linker keeps the weak body without a symbol, and its table
+     * word, relocated against the section, points into no function. prune zeroes that word and
+     * makes its relocation NONE (readelf says so), so the module loader leaves it 0 and ftrace
+     * skips it; the other words stay as they were, and a second prune writes nothing.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Toolchain.class,
+            names = {"X86_64", "I386"})
+    void aModulesEntryInNoFunctionIsZeroedAndItsRelocationMadeNone(Toolchain toolchain) throws IOException {
+        X86Program p = new X86Program(toolchain, dir);
+        Path weak = p.compile("weak", PruneOracle.WEAK_PROGRAM, X86Program.FENTRY);
+        Path strong = p.compile("strong", PruneOracle.STRONG_PICK, X86Program.FENTRY);
+        mcountkit.record(weak, RecordOptions.DEFAULT);
+        mcountkit.record(strong, RecordOptions.DEFAULT);
+        Path module = dir.resolve("weak.ko");
+        toolchain.run("ld", "-r", "-o", module.toString(), weak.toString(), strong.toString());
+        List<String> before = relocationTypes(toolchain, module);
+        Verification checked = mcountkit.verify(module);
+        assertEquals(1, checked.outsideFunction().size(), "the weak pick's body");
 
-        InputException e = assertThrows(InputException.class, () -> mcountkit.prune(object, PruneOptions.DEFAULT));
+        PruneResult result = mcountkit.prune(module, PruneOptions.DEFAULT);
 
-        assertTrue(e.getMessage().startsWith("not a linked image (e_type 1)"), e.getMessage());
-        assertArrayEquals(original, Files.readAllBytes(object));
+        assertEquals(4, result.entries(), "pick (weak), twice, main, pick (strong)");
+        assertEquals(1, result.zeroed().size());
+        assertEquals(1, result.relocationsNeutralised());
+        assertTrue(result.written());
+        List<String> after = relocationTypes(toolchain, module);
+        String none = toolchain == Toolchain.X86_64 ? "R_X86_64_NONE" : "R_386_NONE";
+        assertEquals(1, after.stream().filter(none::equals).count(), after.toString());
+        assertEquals(before.size(), after.size());
+        for (int i = 0; i < before.size(); i++) {
+            assertTrue(after.get(i).equals(before.get(i)) || after.get(i).equals(none), before + " -> " + after);
+        }
+        long zeroWords = TableOracle.addresses(module, "__mcount_loc").stream()
+                .filter(w -> w == 0)
+                .count();
+        assertTrue(zeroWords >= 1, "the pruned word is 0");
+        Verification again = mcountkit.verify(module);
+        assertEquals(0, again.outsideFunction().size());
+        assertEquals(0, again.findings().size());
+        assertEquals(1, again.zeros());
+        byte[] pruned = Files.readAllBytes(module);
+        PruneResult second = mcountkit.prune(module, PruneOptions.DEFAULT);
+        assertFalse(second.written());
+        assertArrayEquals(pruned, Files.readAllBytes(module));
+    }
+
+    /** The type of each relocation readelf lists for the module's {@code __mcount_loc}, in order. */
+    private static List<String> relocationTypes(Toolchain toolchain, Path module) {
+        List<String> types = new ArrayList<>();
+        boolean on = false;
+        for (String line : toolchain.run("readelf", "-rW", module.toString()).split("\n")) {
+            if (line.startsWith("Relocation section")) {
+                on = line.contains("__mcount_loc'");
+                continue;
+            }
+            String[] f = line.trim().split("\\s+");
+            if (on && f.length >= 3 && f[2].startsWith("R_")) {
+                types.add(f[2]);
+            }
+        }
+        return types;
     }
 
     @Test

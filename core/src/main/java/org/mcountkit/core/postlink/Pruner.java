@@ -23,11 +23,14 @@ import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.FileBytes;
+import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.pipeline.ElfFiles;
 import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RaceWindows;
+import org.mcountkit.core.pipeline.RelocationRetirer;
 import org.mcountkit.core.pipeline.Rewriting;
+import org.mcountkit.core.pipeline.TableSites;
 
 /**
  * Gives a linked image's {@code __mcount_loc} table what Linux 6.15's {@code scripts/sorttable}
@@ -68,9 +71,7 @@ public final class Pruner {
                 : ElfImage.openForReplacing(existing, rewriting.backends(), rewriting.races())) {
             ElfFile file = image.file();
             if (image.relocatable()) {
-                throw new InputException(
-                        Failure.WRONG_FILE_TYPE,
-                        "not a linked image (e_type " + file.type() + "): prune edits the table after the final link");
+                return new ModuleEdit(image).prune(existing, rewriting.races(), start, rewriting);
             }
             List<TableWords.Table> tables = TableWords.of(image).stream()
                     .filter(TableWords.Table::mcount)
@@ -114,6 +115,101 @@ public final class Pruner {
                                 Millis.since(start));
             }
             return result;
+        }
+    }
+
+    /**
+     * Pruning a relocatable object (a kernel module, whose tables the module loader relocates and
+     * ftrace sorts at load time): each word {@link Verifier} finds outside a function is zeroed
+     * and its relocation made the machine's NONE type, so that the loader leaves the word 0 and
+     * ftrace skips it; nothing moves.
+     */
+    private static final class ModuleEdit {
+        private final ElfImage image;
+        private final ElfFile file;
+
+        ModuleEdit(ElfImage image) {
+            this.image = image;
+            this.file = image.file();
+        }
+
+        PruneResult prune(AtomicFile.Existing target, RaceWindows races, long start, Rewriting rewriting) {
+            List<Section> tables = file.sections().stream()
+                    .filter(s -> s.hasFileBytes()
+                            && (s.name().equals(McountLocSections.TABLE)
+                                    || s.name().equals(TableSites.PATCHABLE_FUNCTION_ENTRIES)))
+                    .toList();
+            if (tables.isEmpty()) {
+                throw new InputException(
+                        Failure.UNUSABLE_SITES,
+                        "no " + McountLocSections.TABLE + " or " + TableSites.PATCHABLE_FUNCTION_ENTRIES
+                                + " table: nothing to prune");
+            }
+            if (image.functions().size() == 0) {
+                throw new InputException(
+                        Failure.UNUSABLE_SITES,
+                        "no function symbols (a stripped module?): which entries lie outside a function cannot be told");
+            }
+            ElfAppender out = ElfAppender.inPlace(file, image.abi().relocationInfo());
+            RelocationRetirer retirer = new RelocationRetirer(image, out);
+            int word = image.target().pointerSize();
+            int entries = 0;
+            int zerosBefore = 0;
+            int bad = 0;
+            List<Verification.Finding> zeroed = new ArrayList<>();
+            for (Section table : tables) {
+                for (Verifier.ObjectVerdict v : Verifier.objectVerdicts(image, table)) {
+                    entries++;
+                    switch (v.verdict().kind()) {
+                        case ZERO -> zerosBefore++;
+                        case BAD -> bad++;
+                        case OUTSIDE_FUNCTION -> {
+                            zeroed.add(v.verdict().finding());
+                            out.patch(table.offset() + v.offset(), new byte[word]);
+                            retirer.add(table.index(), v.offset(), word);
+                        }
+                        case SITE -> {
+                            // kept as it is
+                        }
+                    }
+                }
+            }
+            retirer.retire();
+            List<Diagnostic> diagnostics = new ArrayList<>();
+            if (bad > 0) {
+                diagnostics.add(Diagnostic.of(
+                        Severity.WARNING,
+                        bad + " entr" + (bad == 1 ? "y is" : "ies are") + " bad (see verify): left as they are"));
+            }
+            boolean changes = !zeroed.isEmpty();
+            boolean write = changes && target != null;
+            if (write) {
+                ElfFiles.replace(target, true, out, races).ifPresent(diagnostics::add);
+            }
+            if (rewriting.log().isDebugEnabled()) {
+                rewriting
+                        .log()
+                        .debug(
+                                "{}: {}; module, {} entr(ies), {} zero before, {} zeroed{}; {} ms",
+                                file.path(),
+                                image.machine(),
+                                entries,
+                                zerosBefore,
+                                zeroed.size(),
+                                write ? "" : ", file unchanged",
+                                Millis.since(start));
+            }
+            return new PruneResult(
+                    file.path(),
+                    image.machine(),
+                    entries,
+                    zerosBefore,
+                    List.copyOf(zeroed),
+                    zeroed.size(),
+                    false,
+                    changes,
+                    List.copyOf(diagnostics),
+                    write);
         }
     }
 

@@ -109,6 +109,17 @@ public final class Verifier {
         return tables.stream().map(check::verdicts).toList();
     }
 
+    /** What {@link Verifier} says of the word at {@code offset} of a relocatable object's table. */
+    record ObjectVerdict(long offset, Verdict verdict) {}
+
+    /**
+     * The verdict on each word of {@code table}, a table section of the relocatable object
+     * {@code image}: {@link Pruner} zeroes the words it finds outside a function.
+     */
+    static List<ObjectVerdict> objectVerdicts(ElfImage image, Section table) {
+        return new Check(image).objectVerdicts(table, table.name().equals(TableSites.PATCHABLE_FUNCTION_ENTRIES));
+    }
+
     /** A place in an object: section index and offset. */
     private record Place(int section, long offset) {}
 
@@ -226,6 +237,11 @@ public final class Verifier {
         }
 
         private void objectEntries(Section table, boolean patchable) {
+            objectVerdicts(table, patchable).forEach(v -> count(v.verdict()));
+        }
+
+        /** The verdict on each word of a relocatable object's table, by its offset in the table. */
+        List<ObjectVerdict> objectVerdicts(Section table, boolean patchable) {
             ByteBuffer data = file.bytes(table);
             Map<Long, Relocation> byOffset = new HashMap<>();
             for (Section rs : image.relocationSectionsOf(table.index())) {
@@ -234,22 +250,27 @@ public final class Verifier {
                 }
             }
             int none = image.abi().noneRelocation();
+            List<ObjectVerdict> verdicts = new ArrayList<>();
             for (long at = 0; at + word <= data.limit(); at += word) {
                 Relocation r = byOffset.get(at);
                 if (r != null && r.type() == none) {
-                    count(Verdict.ZERO);
+                    verdicts.add(new ObjectVerdict(at, Verdict.ZERO));
                     continue;
                 }
                 RelocatedEntry placed = r == null
                         ? new RelocatedEntry.Unplaced(Severity.ERROR, "no relocation places this word")
                         : RelocatedEntry.of(image, data, r);
                 if (placed instanceof RelocatedEntry.Place p) {
-                    count(objectEntry(table.name(), at, p.section(), p.offset(), patchable));
+                    verdicts.add(
+                            new ObjectVerdict(at, objectEntry(table.name(), at, p.section(), p.offset(), patchable)));
                 } else if (placed instanceof RelocatedEntry.Unplaced u) {
-                    count(Verdict.bad(new Verification.Finding(
-                            table.name(), at, 0, null, null, null, new Problem.Unplaced(u.reason()))));
+                    verdicts.add(new ObjectVerdict(
+                            at,
+                            Verdict.bad(new Verification.Finding(
+                                    table.name(), at, 0, null, null, null, new Problem.Unplaced(u.reason())))));
                 }
             }
+            return verdicts;
         }
 
         private Verdict objectEntry(String table, long at, Section code, long offset, boolean patchable) {
