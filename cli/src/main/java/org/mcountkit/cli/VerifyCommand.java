@@ -5,7 +5,10 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.mcountkit.core.InputException;
+import org.mcountkit.core.KernelTableCheck;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.output.FindingText;
@@ -54,6 +57,12 @@ final class VerifyCommand extends CommandHelp implements Callable<Integer> {
             description = "Also fail (exit 1) on entries outside a function, which are not bad otherwise.")
     boolean strict;
 
+    @Option(
+            names = "--baseline",
+            paramLabel = "OLD",
+            description = "An earlier build's vmlinux: a kernel image must still have every entry it had.")
+    Path baseline;
+
     @Parameters(
             paramLabel = "IMAGE",
             arity = "1..*",
@@ -71,14 +80,22 @@ final class VerifyCommand extends CommandHelp implements Callable<Integer> {
         int status = context.eachFile(Mcountkit.withArchiveMembers(images), mcountkit::verify, (image, v) -> {
             results.add(v);
             reporter.diagnostics(v.file(), v.diagnostics());
+            Optional<KernelTableCheck> kernel;
+            try {
+                kernel = mcountkit.kernelTable(image, Optional.ofNullable(baseline));
+            } catch (InputException e) {
+                reporter.failed(image, e.getMessage());
+                return false;
+            }
             switch (style) {
-                case text -> print(out, v);
+                case text -> print(out, v, kernel);
                 case jsonl -> jsonWriter.writeLine(v, out);
                 case json -> {
                     // the array is written once every image is read
                 }
             }
-            return v.clean(strict);
+            kernel.ifPresent(k -> k.problems().forEach(p -> reporter.failed(image, p)));
+            return v.clean(strict) && kernel.map(k -> k.problems().isEmpty()).orElse(true);
         });
         if (style == OutputStyle.Style.json) {
             jsonWriter.write(results, out);
@@ -101,7 +118,7 @@ final class VerifyCommand extends CommandHelp implements Callable<Integer> {
                 expected);
     }
 
-    private static void print(PrintWriter out, Verification v) {
+    private static void print(PrintWriter out, Verification v, Optional<KernelTableCheck> kernel) {
         for (Verification.Finding f : v.findings()) {
             printFinding(out, v, f, FindingText.reason(f), ", expected " + FindingText.expected(f));
         }
@@ -111,12 +128,14 @@ final class VerifyCommand extends CommandHelp implements Callable<Integer> {
         // The count of entries outside a function appears when there are some, so the common
         // summary reads as it always has.
         out.printf(
-                "%s: %d entr%s checked, %d zero, %d bad%s%n",
+                "%s: %d entr%s checked, %d zero, %d bad%s%s%n",
                 v.file(),
                 v.checked(),
                 v.checked() == 1 ? "y" : "ies",
                 v.zeros(),
                 v.findings().size(),
-                v.outsideFunction().isEmpty() ? "" : ", " + v.outsideFunction().size() + " outside a function");
+                v.outsideFunction().isEmpty() ? "" : ", " + v.outsideFunction().size() + " outside a function",
+                kernel.map(k -> "; ftrace keeps " + k.afterBoot() + " after boot, " + k.invalid() + " invalid")
+                        .orElse(""));
     }
 }

@@ -7,7 +7,9 @@ import java.util.List;
  * What a kernel's ftrace will list: every word of vmlinux's table and of each module's, in the
  * order ftrace keeps them (vmlinux first, then the modules in the order given, as they would be
  * loaded), each with its {@link RecordFate}. {@code release} and {@code configSource} say which
- * rules applied, {@code assumptions} what was assumed for options no configuration gave.
+ * rules applied, {@code sortedAtBoot} whether that kernel sorts vmlinux's table at boot (else its
+ * records are in the table's order), {@code assumptions} what was assumed for options no
+ * configuration gave.
  */
 public record FunctionList(
         Path image,
@@ -15,6 +17,7 @@ public record FunctionList(
         KernelRelease release,
         String releaseSource,
         String configSource,
+        boolean sortedAtBoot,
         List<FtraceRecord> records,
         List<String> assumptions) {
 

@@ -13,6 +13,7 @@ import org.mcountkit.core.batch.BatchRunner;
 import org.mcountkit.core.ftrace.Explainer;
 import org.mcountkit.core.ftrace.FilterFunctions;
 import org.mcountkit.core.ftrace.KernelDiff;
+import org.mcountkit.core.ftrace.TableHealth;
 import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.output.TableAsmWriter;
 import org.mcountkit.core.output.TableObjectWriter;
@@ -260,6 +261,18 @@ public final class Mcountkit {
      */
     public Verification verify(Path image) {
         return new Verifier(backends, log).verify(image);
+    }
+
+    /**
+     * For a kernel image (a vmlinux with its {@code linux_banner}), what ftrace will keep of its
+     * table after boot and the problems that make the table unusable ({@link KernelTableCheck});
+     * empty for any other file. {@code baseline}: an earlier build's vmlinux whose entries this
+     * one must still have.
+     *
+     * @throws InputException when the file cannot be read
+     */
+    public Optional<KernelTableCheck> kernelTable(Path image, Optional<Path> baseline) {
+        return new TableHealth(backends).check(image, baseline);
     }
 
     /**

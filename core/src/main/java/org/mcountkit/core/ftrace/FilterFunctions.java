@@ -101,7 +101,14 @@ public final class FilterFunctions {
                 records.addAll(moduleRecords(module, rules));
             }
             return new FunctionList(
-                    image, vmlinux.machine(), kernel, releaseSource, kconfig.source(), records, assumptions);
+                    image,
+                    vmlinux.machine(),
+                    kernel,
+                    releaseSource,
+                    kconfig.source(),
+                    rules.sortsAtBoot(),
+                    records,
+                    assumptions);
         }
     }
 
