@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.Explanation;
 import org.mcountkit.core.InputException;
-import org.mcountkit.core.KernelRelease;
 import org.mcountkit.core.output.ExplanationJsonWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,8 +28,8 @@ import picocli.CommandLine.Parameters;
                     + " listed under), duplicate-name, only-clones (.isra, .constprop, .part, .cold), init-only,"
                     + " invalid, no-symbol (inlined, or not built in), untraced-section (.noinstr.text,"
                     + " .entry.text), notrace (its object has sites for other functions: notrace, or declared"
-                    + " inline), no-ftrace-flags (its object has no sites), overridden-weak, or no-site (no object"
-                    + " given to tell those apart).",
+                    + " inline, or assembly), no-ftrace-flags (its object has no sites), unrecorded (its object has"
+                    + " a site, the table no record), overridden-weak, or no-site (no object defines it).",
             "OBJECT: the objects the kernel was linked from, or its build folder (every .o of the image's"
                     + " machine under it). Prints FUNCTION: traceable|not traceable: REASON, then the evidence, a"
                     + " line each; --format json one object. docs/functions.md has the reasons and their sources."
@@ -44,15 +42,8 @@ final class ExplainCommand extends CommandHelp implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "STYLE", description = "text (the default) or json.")
     FunctionsCommand.Style format = FunctionsCommand.Style.text;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "The kernel's .config (as for functions).")
-    Path config;
-
-    @Option(
-            names = "--release",
-            paramLabel = "X.Y",
-            converter = FunctionsCommand.ReleaseConverter.class,
-            description = "The kernel's release, when the image has no linux_banner.")
-    KernelRelease release;
+    @Mixin
+    KernelOptions kernel;
 
     @Parameters(
             index = "0",
@@ -75,8 +66,7 @@ final class ExplainCommand extends CommandHelp implements Callable<Integer> {
         }
         List<Explanation> explanations;
         try {
-            explanations = context.mcountkit()
-                    .explain(functions, image, objects, Optional.ofNullable(config), Optional.ofNullable(release));
+            explanations = context.mcountkit().explain(functions, image, objects, kernel.config(), kernel.release());
         } catch (InputException x) {
             context.reporter().failed(image, x.getMessage());
             return 1;

@@ -4,13 +4,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.FileInputException;
 import org.mcountkit.core.FtraceRecord;
 import org.mcountkit.core.FunctionList;
 import org.mcountkit.core.InputException;
-import org.mcountkit.core.KernelRelease;
 import org.mcountkit.core.output.FunctionListJsonWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -69,19 +67,8 @@ final class FunctionsCommand extends CommandHelp implements Callable<Integer> {
                     "text (the default) or json (one object: the summary and every table word with its fate; docs/functions.md).")
     Style format = Style.text;
 
-    @Option(
-            names = "--config",
-            paramLabel = "FILE",
-            description =
-                    "The kernel's .config (else the image's own, with CONFIG_IKCONFIG; else each option's machine default, said in the summary).")
-    Path config;
-
-    @Option(
-            names = "--release",
-            paramLabel = "X.Y",
-            converter = ReleaseConverter.class,
-            description = "The kernel's release, when the image has no linux_banner.")
-    KernelRelease release;
+    @Mixin
+    KernelOptions kernel;
 
     @Parameters(index = "0", paramLabel = "IMAGE", description = "The kernel's linked vmlinux (with its symbols).")
     Path image;
@@ -94,21 +81,13 @@ final class FunctionsCommand extends CommandHelp implements Callable<Integer> {
         json
     }
 
-    static final class ReleaseConverter implements picocli.CommandLine.ITypeConverter<KernelRelease> {
-        @Override
-        public KernelRelease convert(String value) {
-            return KernelRelease.parse(value);
-        }
-    }
-
     @Override
     public Integer call() throws IOException {
         PrintWriter out = context.out();
         Reporter reporter = context.reporter();
         FunctionList list;
         try {
-            list = context.mcountkit()
-                    .functions(image, modules, Optional.ofNullable(config), Optional.ofNullable(release));
+            list = context.mcountkit().functions(image, modules, kernel.config(), kernel.release());
         } catch (FileInputException e) {
             reporter.failed(e.file(), e.getMessage());
             return 1;

@@ -321,7 +321,7 @@ class CommandLineTest {
 
     /** Each command's --help names every option it takes, and README's command line names them too. */
     @ParameterizedTest
-    @ValueSource(strings = {"record", "list", "table", "verify", "patch", "prune"})
+    @ValueSource(strings = {"record", "list", "table", "verify", "patch", "prune", "functions", "explain", "diff"})
     void helpAndReadmeNameEveryOption(String command) {
         CliRun help = CliRun.of(command, "--help");
         assertEquals(0, help.exitCode());

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.testkit.KallsymsTool;
 import org.mcountkit.core.testkit.KernelImage;
-import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
@@ -27,22 +26,10 @@ class DiffCommandTest {
             #endif
             """;
 
-    private static final String HOOK = """
-            .text
-            .globl __fentry__
-            .type __fentry__, @function
-            __fentry__:
-            ret
-            .size __fentry__, . - __fentry__
-            .section .note.GNU-stack, "", @progbits
-            """;
-
     private static Path kernel(Path dir, boolean newer) throws Exception {
         Files.createDirectories(dir);
         Toolchain t = Toolchain.X86_64;
-        Path hook = Samples.write(dir, "hook.s", HOOK);
-        Path hookObject = dir.resolve("hook.o");
-        t.run("as", "-o", hookObject.toString(), hook.toString());
+        Path hookObject = KernelImage.fentryHook(dir, t);
         List<String> flags = newer
                 ? List.of(
                         "-pg",

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.testkit.KallsymsTool;
 import org.mcountkit.core.testkit.KernelImage;
-import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
@@ -50,16 +49,6 @@ class ExplainCommandTest {
 
     private static final String GUARDED = "__attribute__((noinline)) int guarded(int x) { return x * 7; }\n";
 
-    private static final String HOOK = """
-            .text
-            .globl __fentry__
-            .type __fentry__, @function
-            __fentry__:
-            ret
-            .size __fentry__, . - __fentry__
-            .section .note.GNU-stack, "", @progbits
-            """;
-
     @TempDir
     static Path dir;
 
@@ -73,9 +62,7 @@ class ExplainCommandTest {
         List<String> none = List.of("-fcf-protection=none", "-mcmodel=kernel");
         List<String> branch =
                 List.of("-pg", "-mfentry", "-mrecord-mcount", "-fcf-protection=branch", "-mcmodel=kernel");
-        Path hook = Samples.write(dir, "hook.s", HOOK);
-        Path hookObject = dir.resolve("hook.o");
-        t.run("as", "-o", hookObject.toString(), hook.toString());
+        Path hookObject = KernelImage.fentryHook(dir, t);
         objects = List.of(
                 t.compile(dir, "traced", TRACED, pg),
                 t.compile(dir, "twin", TWIN, pg),

@@ -15,7 +15,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.core.testkit.KallsymsTool;
 import org.mcountkit.core.testkit.KernelImage;
 import org.mcountkit.core.testkit.PruneOracle;
-import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -40,17 +39,6 @@ class FunctionsCommandTest {
             """;
 
     private static final String STRONG = "__attribute__((noinline)) int pick(int x) { return x - 1; }\n";
-
-    /** The hook, first in the text, so that no C function shares an address with _text or _stext. */
-    private static final String HOOK = """
-            .text
-            .globl __fentry__
-            .type __fentry__, @function
-            __fentry__:
-            ret
-            .size __fentry__, . - __fentry__
-            .section .note.GNU-stack, "", @progbits
-            """;
 
     static Stream<Arguments> images() {
         long x86 = 0xffffffff81000000L;
@@ -86,9 +74,7 @@ class FunctionsCommandTest {
         if (wide) {
             cflags.addAll(List.of("-mcmodel=kernel", "-mno-red-zone"));
         }
-        Path hook = Samples.write(dir, "hook.s", HOOK);
-        Path hookObject = dir.resolve("hook.o");
-        toolchain.run("as", "-o", hookObject.toString(), hook.toString());
+        Path hookObject = KernelImage.fentryHook(dir, toolchain);
         Path main = toolchain.compile(dir, "main", MAIN.replace("RELEASE", release), cflags);
         Path strong = toolchain.compile(dir, "strong", STRONG, cflags);
         Path vmlinux = KernelImage.link(dir, toolchain, wide, text, kallsyms, flags, List.of(hookObject, main, strong));

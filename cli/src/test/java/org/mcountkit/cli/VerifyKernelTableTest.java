@@ -16,7 +16,6 @@ import org.mcountkit.api.Section;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.KallsymsTool;
 import org.mcountkit.core.testkit.KernelImage;
-import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.Toolchain;
 
 /**
@@ -34,22 +33,10 @@ class VerifyKernelTableTest {
             __attribute__((noinline DROPPED)) int third(int x) { return x - 4; }
             """;
 
-    private static final String HOOK = """
-            .text
-            .globl __fentry__
-            .type __fentry__, @function
-            __fentry__:
-            ret
-            .size __fentry__, . - __fentry__
-            .section .note.GNU-stack, "", @progbits
-            """;
-
     private static Path kernel(Path dir, String dropped) throws Exception {
         Files.createDirectories(dir);
         Toolchain t = Toolchain.X86_64;
-        Path hook = Samples.write(dir, "hook.s", HOOK);
-        Path hookObject = dir.resolve("hook.o");
-        t.run("as", "-o", hookObject.toString(), hook.toString());
+        Path hookObject = KernelImage.fentryHook(dir, t);
         Path object = t.compile(
                 dir,
                 "kernel",

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -107,7 +108,10 @@ class EmbeddingTest {
         assertEquals(Failure.MALFORMED, failureOf(() -> mcountkit.list(truncated)));
         assertEquals(Failure.UNSUPPORTED_MACHINE, failureOf(() -> mcountkit.list(s390)));
         assertEquals(Failure.WRONG_FILE_TYPE, failureOf(() -> mcountkit.record(image, RecordOptions.DEFAULT)));
-        assertEquals(Failure.WRONG_FILE_TYPE, failureOf(() -> mcountkit.prune(object, PruneOptions.DEFAULT)));
+        assertEquals(Failure.UNUSABLE_SITES, failureOf(() -> mcountkit.prune(object, PruneOptions.DEFAULT)));
+        assertEquals(
+                Failure.WRONG_FILE_TYPE,
+                failureOf(() -> mcountkit.functions(object, List.of(), Optional.empty(), Optional.empty())));
     }
 
     private static Failure failureOf(org.junit.jupiter.api.function.Executable call) {

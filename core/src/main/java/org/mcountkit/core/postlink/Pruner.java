@@ -76,17 +76,10 @@ public final class Pruner {
             List<TableWords.Table> tables = TableWords.of(image).stream()
                     .filter(TableWords.Table::mcount)
                     .toList();
-            if (tables.isEmpty()) {
-                throw new InputException(
-                        Failure.UNUSABLE_SITES,
-                        "no __mcount_loc table (nor " + TableWords.START_MCOUNT_LOC + ".." + TableWords.STOP_MCOUNT_LOC
-                                + "): nothing to prune");
-            }
-            if (image.functions().size() == 0) {
-                throw new InputException(
-                        Failure.UNUSABLE_SITES,
-                        "no function symbols (a stripped image?): which entries lie outside a function cannot be told");
-            }
+            requirePrunable(
+                    image,
+                    !tables.isEmpty(),
+                    "__mcount_loc table (nor " + TableWords.START_MCOUNT_LOC + ".." + TableWords.STOP_MCOUNT_LOC + ")");
             for (Section s : file.sections()) {
                 if (s.type() == DynamicSection.SHT_RELR) {
                     throw new InputException(
@@ -119,6 +112,21 @@ public final class Pruner {
     }
 
     /**
+     * Refuses a file with no table ({@code table} names what was looked for) or without the
+     * function symbols that tell which entries lie outside a function.
+     */
+    private static void requirePrunable(ElfImage image, boolean hasTable, String table) {
+        if (!hasTable) {
+            throw new InputException(Failure.UNUSABLE_SITES, "no " + table + ": nothing to prune");
+        }
+        if (image.functions().size() == 0) {
+            throw new InputException(
+                    Failure.UNUSABLE_SITES,
+                    "no function symbols (stripped?): which entries lie outside a function cannot be told");
+        }
+    }
+
+    /**
      * Pruning a relocatable object (a kernel module, whose tables the module loader relocates and
      * ftrace sorts at load time): each word {@link Verifier} finds outside a function is zeroed
      * and its relocation made the machine's NONE type, so that the loader leaves the word 0 and
@@ -139,17 +147,10 @@ public final class Pruner {
                             && (s.name().equals(McountLocSections.TABLE)
                                     || s.name().equals(TableSites.PATCHABLE_FUNCTION_ENTRIES)))
                     .toList();
-            if (tables.isEmpty()) {
-                throw new InputException(
-                        Failure.UNUSABLE_SITES,
-                        "no " + McountLocSections.TABLE + " or " + TableSites.PATCHABLE_FUNCTION_ENTRIES
-                                + " table: nothing to prune");
-            }
-            if (image.functions().size() == 0) {
-                throw new InputException(
-                        Failure.UNUSABLE_SITES,
-                        "no function symbols (a stripped module?): which entries lie outside a function cannot be told");
-            }
+            requirePrunable(
+                    image,
+                    !tables.isEmpty(),
+                    McountLocSections.TABLE + " or " + TableSites.PATCHABLE_FUNCTION_ENTRIES + " table");
             ElfAppender out = ElfAppender.inPlace(file, image.abi().relocationInfo());
             RelocationRetirer retirer = new RelocationRetirer(image, out);
             int word = image.target().pointerSize();

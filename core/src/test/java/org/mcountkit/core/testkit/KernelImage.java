@@ -20,6 +20,22 @@ public final class KernelImage {
 
     private KernelImage() {}
 
+    /** x86's {@code __fentry__}, a bare return, as {@code dir/hook.o}: linked first, so no C function shares {@code _text}'s address. */
+    public static Path fentryHook(Path dir, Toolchain toolchain) {
+        Path source = Samples.write(dir, "hook.s", """
+                .text
+                .globl __fentry__
+                .type __fentry__, @function
+                __fentry__:
+                ret
+                .size __fentry__, . - __fentry__
+                .section .note.GNU-stack, "", @progbits
+                """);
+        Path object = dir.resolve("hook.o");
+        toolchain.run("as", "-o", object.toString(), source.toString());
+        return object;
+    }
+
     /** The linker script, with text at {@code textAddress}. */
     static String script(long textAddress) {
         return String.format("""
