@@ -59,7 +59,11 @@ final class Initramfs {
             if (Processes.run(add, null, Map.of(), null, null) != 0) {
                 throw new KernelCheckException("dpkg --add-architecture " + debarch + " failed");
             }
-            Packages.aptGet(List.of("update", "-q"));
+            // One suite's index of the new architecture failing (a mirror mid-sync) need not stop the
+            // download: apt-get download below fails, naming the package, if its index is missing.
+            if (!Packages.tryAptGet(List.of("update", "-q"))) {
+                Setup.say("apt-get update failed for some index; trying the download with what it fetched");
+            }
         }
         Path tmp = bb.resolveSibling(bb.getFileName() + ".tmp");
         Source.remove(tmp);

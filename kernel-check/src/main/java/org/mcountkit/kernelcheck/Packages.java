@@ -69,11 +69,16 @@ final class Packages {
     }
 
     static void aptGet(List<String> args) {
+        if (!tryAptGet(args)) {
+            throw new KernelCheckException("apt-get " + String.join(" ", args) + " failed");
+        }
+    }
+
+    /** apt-get with {@code args}; true when it exits 0. */
+    static boolean tryAptGet(List<String> args) {
         List<String> command = new ArrayList<>(sudo());
         command.addAll(List.of("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-o", "DPkg::Lock::Timeout=900"));
         command.addAll(args);
-        if (Processes.run(command, null, Map.of(), null, null) != 0) {
-            throw new KernelCheckException("apt-get " + String.join(" ", args) + " failed");
-        }
+        return Processes.run(command, null, Map.of(), null, null) == 0;
     }
 }
