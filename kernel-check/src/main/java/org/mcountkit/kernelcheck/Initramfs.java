@@ -33,7 +33,8 @@ final class Initramfs {
             "ext4:use_ext4",
             "jbd2:use_ext4",
             "mbcache:use_ext4",
-            "configfs:use_configfs");
+            "configfs:use_configfs",
+            WeakModule.NAME + ":use_kcweak");
 
     private final Setup setup;
 

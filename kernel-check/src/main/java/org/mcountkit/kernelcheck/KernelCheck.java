@@ -247,6 +247,15 @@ public final class KernelCheck {
                 build.build("mcountkit", setup.src(), Map.of());
             }
         }
+        if (o.modules() && !o.reuse()) {
+            for (String kernel : setup.kernels()) {
+                boolean patched = o.perLink() && kernel.equals("mcountkit");
+                Map<String, String> env = patched
+                        ? Map.of("PATH", setup.out().resolve("per-link-bin") + ":" + System.getenv("PATH"))
+                        : Map.of();
+                WeakModule.build(setup, build, kernel, patched ? perLinkSrc : setup.src(), env);
+            }
+        }
         if (!o.prune()
                 && !Arrays.equals(
                         ObjectTables.read(setup.dir("c").resolve(".config")),

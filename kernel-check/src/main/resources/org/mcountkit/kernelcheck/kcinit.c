@@ -353,6 +353,12 @@ static int use_configfs(void)
     return mount_none(&m, "configfs", "/cfg") == 0 && ls("/cfg") == 0 && unmount(&m) == 0 ? 0 : -1;
 }
 
+/* Runs kcweak's traced functions: its parameter's setter calls them. */
+static int use_kcweak(void)
+{
+    return echo("1", "/sys/module/kcweak/parameters/poke");
+}
+
 /* The names /modules/uses gives after each module's colon (Initramfs.MODULE_USES). */
 static const struct use {
     const char *name;
@@ -363,6 +369,7 @@ static const struct use {
     {"use_msdos", use_msdos},
     {"use_ext4", use_ext4},
     {"use_configfs", use_configfs},
+    {"use_kcweak", use_kcweak},
 };
 
 /* insmod /modules/NAME.ko: init_module with the file's bytes, as busybox's insmod loads one. */

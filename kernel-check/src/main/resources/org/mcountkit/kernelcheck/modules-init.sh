@@ -9,6 +9,7 @@ use_iso() { $bb mount -t iso9660 -o loop,ro /images/iso.img /mnt && $bb cat /mnt
 use_vfat() { $bb mount -t vfat -o loop /images/fat.img /mnt && echo x >/mnt/x.txt && $bb ls /mnt && $bb umount /mnt; }
 use_msdos() { $bb mount -t msdos -o loop /images/fat.img /mnt && $bb ls /mnt && $bb umount /mnt; }
 use_ext4() { $bb mount -t ext4 -o loop /images/ext4.img /mnt && $bb cat /mnt/hello.txt && echo x >/mnt/x.txt && $bb sync && $bb umount /mnt; }
+use_kcweak() { echo 1 >/sys/module/kcweak/parameters/poke; }
 use_configfs() { $bb mount -t configfs none /cfg && $bb ls /cfg && $bb umount /cfg; }
 echo "kernel-check: modules begin"
 # A module whose soft dependency (libcrc32c's "pre: crc32c", an alias) came later in the order

@@ -31,7 +31,7 @@ public final class TableOracle {
 
     private TableOracle() {}
 
-    /** Entries of every section named {@code table} of a relocatable object, in file order. */
+    /** Entries of every section named {@code table} of a relocatable object, in file order; NONE relocations are none. */
     public static List<Entry> entries(Path object, String table) {
         ElfFile elf = new JelfElfFile(object);
         List<Entry> entries = new ArrayList<>();
@@ -44,6 +44,10 @@ public final class TableOracle {
             }
             ByteBuffer data = elf.bytes(elf.section(rs.info()));
             for (Relocation r : elf.relocations(rs)) {
+                if (r.type() == 0) {
+                    // Every machine's NONE: a word prune zeroed, which the loader leaves 0.
+                    continue;
+                }
                 Symbol s = elf.symbol(r.symbolIndex());
                 long addend = r.explicitAddend()
                         ? r.addend()
