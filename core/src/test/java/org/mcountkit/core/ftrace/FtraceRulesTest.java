@@ -1,0 +1,116 @@
+package org.mcountkit.core.ftrace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
+import org.mcountkit.api.ElfTarget;
+import org.mcountkit.api.Endian;
+import org.mcountkit.core.KernelRelease;
+
+/** ftrace's rules per release, machine and configuration, each as the kernel's sources state it (FtraceRules' list). */
+class FtraceRulesTest {
+
+    private static final KernelRelease V61 = new KernelRelease(6, 1);
+    private static final KernelRelease V612 = new KernelRelease(6, 12);
+    private static final ElfTarget X86_64 =
+            new ElfTarget(ElfMachine.EM_X86_64.number(), ElfClass.ELF64, Endian.LITTLE, 0);
+    private static final ElfTarget ARM = new ElfTarget(ElfMachine.EM_ARM.number(), ElfClass.ELF32, Endian.LITTLE, 0);
+    private static final ElfTarget PPC64LE =
+            new ElfTarget(ElfMachine.EM_PPC64.number(), ElfClass.ELF64, Endian.LITTLE, 2);
+    private static final ElfTarget PPC64 = new ElfTarget(ElfMachine.EM_PPC64.number(), ElfClass.ELF64, Endian.BIG, 1);
+    private static final ElfTarget MIPS = new ElfTarget(ElfMachine.EM_MIPS.number(), ElfClass.ELF32, Endian.BIG, 0);
+
+    private static KernelConfig config(String... enabled) {
+        Map<String, String> values = new java.util.HashMap<>();
+        for (String o : enabled) {
+            values.put("CONFIG_" + o, "y");
+        }
+        values.put("CONFIG_DYNAMIC_FTRACE", "y");
+        return new KernelConfig(values, ".config");
+    }
+
+    @Test
+    void sixTwelveSkipsAddressesOutsideTextAndCountsTheKeptOnesInTheBootLine() {
+        FtraceRules old = FtraceRules.of(V61, MIPS, KernelConfig.UNKNOWN, false);
+        FtraceRules now = FtraceRules.of(V612, MIPS, KernelConfig.UNKNOWN, false);
+
+        assertFalse(old.skipsOutsideText());
+        assertFalse(old.bootLineCountsKept());
+        assertTrue(now.skipsOutsideText());
+        assertTrue(now.bootLineCountsKept());
+    }
+
+    @Test
+    void x86sInvalidRuleIsTheEndbrSize() {
+        assertEquals(
+                OptionalLong.of(0), FtraceRules.of(V61, X86_64, config(), true).maxOffset());
+        assertEquals(
+                OptionalLong.of(4),
+                FtraceRules.of(V61, X86_64, config("X86_KERNEL_IBT"), false).maxOffset());
+        assertEquals(
+                OptionalLong.of(4),
+                FtraceRules.of(V61, X86_64, KernelConfig.UNKNOWN, true).maxOffset());
+        assertEquals(
+                OptionalLong.of(0),
+                FtraceRules.of(V61, X86_64, KernelConfig.UNKNOWN, false).maxOffset());
+    }
+
+    @Test
+    void powerpcHasAnInvalidRuleFromSixTwelveOnly() {
+        assertEquals(
+                OptionalLong.empty(),
+                FtraceRules.of(V61, PPC64LE, config("MPROFILE_KERNEL"), false).maxOffset());
+        assertEquals(
+                OptionalLong.of(16),
+                FtraceRules.of(V612, PPC64LE, config("MPROFILE_KERNEL"), false).maxOffset());
+        assertEquals(
+                OptionalLong.empty(),
+                FtraceRules.of(V612, PPC64, config(), false).maxOffset());
+        assertEquals(
+                OptionalLong.empty(),
+                FtraceRules.of(V612, MIPS, config(), false).maxOffset());
+    }
+
+    @Test
+    void sortedAtBootUnlessBuildTimeSort() {
+        assertFalse(FtraceRules.of(V61, X86_64, KernelConfig.UNKNOWN, false).sortsAtBoot());
+        assertTrue(FtraceRules.of(V61, MIPS, KernelConfig.UNKNOWN, false).sortsAtBoot());
+        assertTrue(FtraceRules.of(V61, X86_64, config(), false).sortsAtBoot(), "a configuration without the option");
+        assertFalse(FtraceRules.of(V61, MIPS, config("BUILDTIME_MCOUNT_SORT"), false)
+                .sortsAtBoot());
+    }
+
+    @Test
+    void armClearsTheThumbBit() {
+        assertEquals(~1L, FtraceRules.of(V61, ARM, KernelConfig.UNKNOWN, false).callAdjustMask());
+        assertEquals(-1L, FtraceRules.of(V61, MIPS, KernelConfig.UNKNOWN, false).callAdjustMask());
+    }
+
+    @Test
+    void moduleInitSectionsAndMappingSymbolsPerRelease() {
+        FtraceRules mips61 = FtraceRules.of(V61, MIPS, config("MODULE_UNLOAD"), false);
+        FtraceRules mips612 = FtraceRules.of(V612, MIPS, config(), false);
+        FtraceRules ppc64 = FtraceRules.of(V61, PPC64, config("MODULE_UNLOAD"), false);
+
+        assertTrue(mips61.initLayoutSection(".init.text"));
+        assertFalse(mips61.initLayoutSection(".exit.text"));
+        assertTrue(mips612.initLayoutSection(".exit.text"), "without MODULE_UNLOAD .exit is init");
+        assertFalse(ppc64.initLayoutSection(".init.text"));
+        for (String name : List.of(".L42", "$a", "$t.1", "$x", "$d")) {
+            assertTrue(mips61.mappingSymbol(name), name);
+            assertTrue(mips612.mappingSymbol(name), name);
+        }
+        assertFalse(mips61.mappingSymbol("$foo"));
+        assertTrue(mips612.mappingSymbol("$foo"));
+        assertFalse(mips61.mappingSymbol("L0x"));
+        assertTrue(mips612.mappingSymbol("L0x"));
+        assertFalse(mips612.mappingSymbol("kcweak_use"));
+    }
+}
