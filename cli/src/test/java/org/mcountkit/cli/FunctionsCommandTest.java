@@ -1,6 +1,7 @@
 package org.mcountkit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,13 +9,16 @@ import java.util.List;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.KallsymsTool;
 import org.mcountkit.core.testkit.KernelImage;
 import org.mcountkit.core.testkit.PruneOracle;
+import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableOracle;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -85,6 +89,7 @@ class FunctionsCommandTest {
         long initEnd = PruneOracle.symbol(toolchain, vmlinux, "__init_end");
         List<String> expectedAfterBoot = new ArrayList<>();
         List<String> expectedAtBoot = new ArrayList<>();
+        List<String> expectedAddrs = new ArrayList<>();
         int invalid = 0;
         for (long w : words) {
             var at = symbols.floorEntry(w);
@@ -96,6 +101,7 @@ class FunctionsCommandTest {
             expectedAtBoot.add(line);
             if (Long.compareUnsigned(w, initBegin) < 0 || Long.compareUnsigned(w, initEnd) >= 0) {
                 expectedAfterBoot.add(line);
+                expectedAddrs.add(Long.toHexString(w) + " " + line);
             }
         }
         assertEquals(6, words.size(), "helper, compute, pick (weak), chooser, setup_thing, pick (strong)");
@@ -106,6 +112,8 @@ class FunctionsCommandTest {
         assertEquals("", afterBoot.err());
         CliRun atBoot = CliRun.of("functions", "-q", "--at-boot", vmlinux.toString());
         assertEquals(expectedAtBoot, atBoot.out().lines().toList());
+        CliRun addrs = CliRun.of("functions", "-q", "--addrs", vmlinux.toString());
+        assertEquals(expectedAddrs, addrs.out().lines().toList());
         CliRun summary = CliRun.of("functions", "--summary", vmlinux.toString());
         boolean at612 = release.startsWith("6.12");
         assertEquals(
@@ -122,6 +130,64 @@ class FunctionsCommandTest {
                         "assumed: X86_KERNEL_IBT off (no __ibt_endbr_seal)",
                         "assumed: MODULE_UNLOAD on (needed to remove modules)"),
                 summary.out().lines().toList());
+    }
+
+    /**
+     * A kernel with {@code CONFIG_IKCONFIG}: its configuration, gzip'd between
+     * {@code kernel_config_data} and {@code kernel_config_data_end} as kernel/configs.c links it,
+     * is read from the image (here it turns IBT on, so x86's invalid rule allows 4 bytes), and
+     * {@code --format json} carries the summary and each word with its fate.
+     */
+    @Test
+    void theImagesOwnConfigurationIsReadAndJsonHasEveryWord(@TempDir Path dir) throws Exception {
+        Toolchain t = Toolchain.X86_64;
+        Path config = Samples.write(
+                dir,
+                "config",
+                "CONFIG_X86_KERNEL_IBT=y\nCONFIG_DYNAMIC_FTRACE=y\n# CONFIG_BUILDTIME_MCOUNT_SORT is not set\nCONFIG_MODULE_UNLOAD=y\n");
+        Command.check(dir, "gzip", "-k", "-n", config.toString());
+        Path configs = Samples.write(dir, "configs.S", """
+                .section .rodata, "a"
+                .ascii "IKCFG_ST"
+                .globl kernel_config_data
+                kernel_config_data:
+                .incbin "config.gz"
+                .globl kernel_config_data_end
+                kernel_config_data_end:
+                .ascii "IKCFG_ED"
+                .section .note.GNU-stack, "", @progbits
+                """);
+        Path configsObject = dir.resolve("configs.o");
+        Command.check(dir, t.tool("gcc"), "-c", configs.toString(), "-o", configsObject.toString());
+        List<String> cflags =
+                List.of("-pg", "-mfentry", "-mrecord-mcount", "-fcf-protection=branch", "-mcmodel=kernel");
+        Path main = t.compile(dir, "main", MAIN.replace("RELEASE", "6.1.0"), cflags);
+        Path strong = t.compile(dir, "strong", STRONG, cflags);
+        Path vmlinux = KernelImage.link(
+                dir,
+                t,
+                true,
+                0xffffffff81000000L,
+                KallsymsTool.LINUX_6_1,
+                List.of("--base-relative"),
+                List.of(KernelImage.fentryHook(dir, t), main, strong, configsObject));
+
+        CliRun summary = CliRun.of("functions", "--summary", vmlinux.toString());
+        CliRun json = CliRun.of("functions", "--format", "json", vmlinux.toString());
+
+        List<String> lines = summary.out().lines().toList();
+        assertEquals(vmlinux + ": Linux 6.1 (linux_banner), x86_64, configuration CONFIG_IKCONFIG", lines.get(0));
+        assertEquals(
+                "invalid: 1 listed as __ftrace_invalid_address___N", lines.get(4), "the weak body only: +4 is allowed");
+        assertEquals(6, lines.size(), "no assumption: the image's configuration says every option");
+        assertEquals(0, json.exitCode(), json.err());
+        String out = json.out();
+        assertTrue(out.contains("\"config\" : \"CONFIG_IKCONFIG\""), out);
+        assertTrue(out.contains("\"afterBoot\" : 5"), out);
+        assertEquals(6, out.split("\"fate\" : ", -1).length - 1, "a record per word");
+        assertEquals(1, out.split("\"fate\" : \"init-freed\"", -1).length - 1);
+        assertEquals(1, out.split("\"fate\" : \"invalid\"", -1).length - 1);
+        assertTrue(out.contains("\"address\" : \"0xffffffff81"), out);
     }
 
     /** nm's text symbols (t, T, W) by address, several where they share one. */
