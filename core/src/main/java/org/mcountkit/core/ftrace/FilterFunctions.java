@@ -3,30 +3,18 @@ package org.mcountkit.core.ftrace;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.mcountkit.api.Relocation;
-import org.mcountkit.api.Section;
 import org.mcountkit.core.Failure;
-import org.mcountkit.core.FileInputException;
 import org.mcountkit.core.FtraceRecord;
 import org.mcountkit.core.FunctionList;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.KernelRelease;
 import org.mcountkit.core.RecordFate;
-import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.elf.ElfLayout;
-import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.ElfImage;
-import org.mcountkit.core.pipeline.RelocatedEntry;
-import org.mcountkit.core.pipeline.TableSites;
 import org.mcountkit.core.postlink.TableWords;
 
 /**
@@ -50,8 +38,6 @@ public final class FilterFunctions {
                             "__init_begin",
                             "__init_end"))
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
-
-    private static final String INVALID = "__ftrace_invalid_address__";
 
     private final Backends backends;
 
@@ -98,7 +84,7 @@ public final class FilterFunctions {
             }
             List<FtraceRecord> records = new ArrayList<>(kernelRecords(vmlinux, memory, rules, kallsyms));
             for (Path module : modules) {
-                records.addAll(moduleRecords(module, rules));
+                records.addAll(new ModuleRecords(backends).of(module, rules));
             }
             return new FunctionList(
                     image,
@@ -167,8 +153,8 @@ public final class FilterFunctions {
             // nowhere.
             Optional<Kallsyms.Hit> hit =
                     text.holds(ip) || initText.holds(ip) ? kallsyms.flatMap(k -> k.lookup(ip)) : Optional.empty();
-            FtraceRecord named =
-                    named(ip, hit, Optional.empty(), rules, vmlinux.target().pointerSize());
+            FtraceRecord named = PrintRec.named(
+                    ip, hit, Optional.empty(), rules, vmlinux.target().pointerSize());
             if (init.holds(ip)) {
                 named = new FtraceRecord(
                         ip,
@@ -181,117 +167,6 @@ public final class FilterFunctions {
             records.add(named);
         }
         return records;
-    }
-
-    /** The record at {@code ip} named as {@code print_rec()} names it. */
-    private static FtraceRecord named(
-            long ip, Optional<Kallsyms.Hit> hit, Optional<String> module, FtraceRules rules, int pointerSize) {
-        OptionalLong max = rules.maxOffset();
-        if (max.isPresent()) {
-            long offset = hit.map(Kallsyms.Hit::offset).orElse(0L);
-            if (hit.isEmpty() || Long.compareUnsigned(offset, max.getAsLong()) > 0) {
-                return new FtraceRecord(
-                        ip, INVALID + "_" + offset, hit.map(Kallsyms.Hit::name), offset, module, RecordFate.INVALID);
-            }
-            return new FtraceRecord(
-                    ip, hit.get().name(), Optional.of(hit.get().name()), offset, module, RecordFate.LISTED);
-        }
-        if (hit.isEmpty()) {
-            // %ps of an address kallsyms cannot name: the address alone, without the module.
-            long shown = pointerSize == 8 ? ip : ip & 0xffffffffL;
-            return new FtraceRecord(ip, "0x" + Long.toHexString(shown), Optional.empty(), 0, module, RecordFate.LISTED);
-        }
-        return new FtraceRecord(
-                ip, hit.get().name(), Optional.of(hit.get().name()), hit.get().offset(), module, RecordFate.LISTED);
-    }
-
-    /** A module's records: its table's words placed through their relocations, sorted as ftrace_module_init sorts them. */
-    private List<FtraceRecord> moduleRecords(Path path, FtraceRules rules) {
-        try (ElfImage module = ElfImage.open(path, backends)) {
-            if (!module.relocatable()) {
-                throw new InputException(
-                        Failure.WRONG_FILE_TYPE,
-                        "not a module (e_type " + module.file().type() + "): functions reads .ko files after vmlinux");
-            }
-            ElfFile file = module.file();
-            String fallback =
-                    path.getFileName().toString().replaceFirst("\\.ko$", "").replace('-', '_');
-            ModuleKallsyms kallsyms = ModuleKallsyms.of(file, rules, fallback);
-            Optional<Section> table =
-                    file.section(McountLocSections.TABLE).or(() -> file.section(TableSites.PATCHABLE_FUNCTION_ENTRIES));
-            if (table.isEmpty() || !table.get().hasFileBytes()) {
-                return List.of();
-            }
-            ByteBuffer data = file.bytes(table.get());
-            Map<Long, Relocation> byOffset = new HashMap<>();
-            for (Section rs : module.relocationSectionsOf(table.get().index())) {
-                for (Relocation r : module.relocations(rs)) {
-                    byOffset.putIfAbsent(r.offset(), r);
-                }
-            }
-            ElfLayout layout = ElfLayout.of(module.target().elfClass());
-            int word = layout.wordSize();
-            int none = module.abi().noneRelocation();
-            record Placed(ModuleKallsyms.Region region, long ip) {}
-            List<Placed> placed = new ArrayList<>();
-            int zeros = 0;
-            for (long at = 0; at + word <= data.limit(); at += word) {
-                Relocation r = byOffset.get(at);
-                if (r == null || r.type() == none) {
-                    // Nothing relocates the word: the module's table holds it as stored.
-                    if (layout.word(data, (int) at) == 0) {
-                        zeros++;
-                        continue;
-                    }
-                    throw new InputException(
-                            Failure.UNUSABLE_SITES,
-                            String.format(
-                                    "%s+0x%x holds a value no relocation places",
-                                    table.get().name(), at));
-                }
-                RelocatedEntry entry = RelocatedEntry.of(module, data, r);
-                if (!(entry instanceof RelocatedEntry.Place p)) {
-                    throw new InputException(
-                            Failure.UNUSABLE_SITES,
-                            String.format(
-                                    "%s+0x%x: %s", table.get().name(), at, ((RelocatedEntry.Unplaced) entry).reason()));
-                }
-                Optional<ModuleKallsyms.Placement> where =
-                        kallsyms.placement(p.section().index());
-                if (where.isEmpty()) {
-                    throw new InputException(
-                            Failure.UNUSABLE_SITES,
-                            String.format(
-                                    "%s+0x%x points into %s, which the module loader does not load as code",
-                                    table.get().name(), at, p.section().name()));
-                }
-                placed.add(
-                        new Placed(where.get().region(), (where.get().offset() + p.offset()) & rules.callAdjustMask()));
-            }
-            placed.sort(Comparator.comparing(Placed::region).thenComparingLong(Placed::ip));
-            List<FtraceRecord> records = new ArrayList<>();
-            Optional<String> name = Optional.of(kallsyms.name());
-            for (int z = 0; z < zeros; z++) {
-                records.add(new FtraceRecord(0, "", Optional.empty(), 0, name, RecordFate.ZERO));
-            }
-            for (Placed p : placed) {
-                if (p.region() == ModuleKallsyms.Region.INIT_TEXT) {
-                    records.add(new FtraceRecord(p.ip(), "", Optional.empty(), 0, name, RecordFate.MODULE_INIT_FREED));
-                } else {
-                    records.add(named(
-                            p.ip(),
-                            kallsyms.lookup(p.ip()),
-                            name,
-                            rules,
-                            module.target().pointerSize()));
-                }
-            }
-            return records;
-        } catch (FileInputException e) {
-            throw e;
-        } catch (InputException e) {
-            throw new FileInputException(path, e.failure(), e.getMessage());
-        }
     }
 
     /** An address range between two linker-script symbols; empty when the image lacks either. */
