@@ -15,6 +15,16 @@ public record Explanation(
         evidence = List.copyOf(evidence);
     }
 
+    /** The lines ftrace lists for the function's copies after boot: its name, or an alias's kallsyms gives instead. */
+    public List<String> listedLines() {
+        return copies.stream()
+                .flatMap(c -> c.records().stream())
+                .filter(r -> r.fate() == RecordFate.LISTED)
+                .map(FtraceRecord::line)
+                .distinct()
+                .toList();
+    }
+
     /**
      * One function symbol of the image that is the function or a clone of it: its name, address
      * and size, and the records ftrace keeps in it.

@@ -109,7 +109,15 @@ public final class KernelDiff {
                     .explain(vmlinux, side.image(), side.objects(), Optional.empty(), Optional.empty());
             Map<String, Explanation> by =
                     explained.stream().collect(Collectors.toMap(Explanation::function, Function.identity()));
-            vmlinux.forEach(f -> reasons.put(f, by.get(f).reason().label()));
+            // A function listed under another name there (an alias kallsyms prefers) says under which.
+            vmlinux.forEach(f -> {
+                Explanation e = by.get(f);
+                reasons.put(
+                        f,
+                        e.traceable()
+                                ? e.reason().label() + ", listed as " + String.join(", ", e.listedLines())
+                                : e.reason().label());
+            });
         }
         return reasons;
     }
