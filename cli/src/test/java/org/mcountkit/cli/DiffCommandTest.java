@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.KallsymsTool;
 import org.mcountkit.core.testkit.KernelImage;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -29,7 +28,6 @@ class DiffCommandTest {
     private static Path kernel(Path dir, boolean newer) throws Exception {
         Files.createDirectories(dir);
         Toolchain t = Toolchain.X86_64;
-        Path hookObject = KernelImage.fentryHook(dir, t);
         List<String> flags = newer
                 ? List.of(
                         "-pg",
@@ -40,14 +38,7 @@ class DiffCommandTest {
                         "-DQUIET=,no_instrument_function")
                 : List.of("-pg", "-mfentry", "-mrecord-mcount", "-mcmodel=kernel", "-DQUIET=");
         Path object = t.compile(dir, "kernel", SOURCE, flags);
-        return KernelImage.link(
-                dir,
-                t,
-                true,
-                0xffffffff81000000L,
-                KallsymsTool.LINUX_6_1,
-                List.of("--base-relative"),
-                List.of(hookObject, object));
+        return KernelImage.x86_64(dir, List.of(object));
     }
 
     @Test

@@ -11,7 +11,6 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.KallsymsTool;
 import org.mcountkit.core.testkit.KernelImage;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -62,16 +61,12 @@ class ExplainCommandTest {
         List<String> none = List.of("-fcf-protection=none", "-mcmodel=kernel");
         List<String> branch =
                 List.of("-pg", "-mfentry", "-mrecord-mcount", "-fcf-protection=branch", "-mcmodel=kernel");
-        Path hookObject = KernelImage.fentryHook(dir, t);
         objects = List.of(
                 t.compile(dir, "traced", TRACED, pg),
                 t.compile(dir, "twin", TWIN, pg),
                 t.compile(dir, "untraced", UNTRACED, none),
                 t.compile(dir, "guarded", GUARDED, branch));
-        List<Path> all = new ArrayList<>(List.of(hookObject));
-        all.addAll(objects);
-        vmlinux = KernelImage.link(
-                dir, t, true, 0xffffffff81000000L, KallsymsTool.LINUX_6_1, List.of("--base-relative"), all);
+        vmlinux = KernelImage.x86_64(dir, objects);
     }
 
     private static Map<String, String> reasons(CliRun run) {

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.KallsymsTool;
 import org.mcountkit.core.testkit.KernelImage;
 import org.mcountkit.core.testkit.Toolchain;
 
@@ -36,20 +35,12 @@ class VerifyKernelTableTest {
     private static Path kernel(Path dir, String dropped) throws Exception {
         Files.createDirectories(dir);
         Toolchain t = Toolchain.X86_64;
-        Path hookObject = KernelImage.fentryHook(dir, t);
         Path object = t.compile(
                 dir,
                 "kernel",
                 SOURCE,
                 List.of("-pg", "-mfentry", "-mrecord-mcount", "-mcmodel=kernel", "-DDROPPED=" + dropped));
-        return KernelImage.link(
-                dir,
-                t,
-                true,
-                0xffffffff81000000L,
-                KallsymsTool.LINUX_6_1,
-                List.of("--base-relative"),
-                List.of(hookObject, object));
+        return KernelImage.x86_64(dir, List.of(object));
     }
 
     /** Rewrites the table's words (its whole .init.data) with {@code words}. */

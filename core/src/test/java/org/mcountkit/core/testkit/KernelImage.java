@@ -36,6 +36,23 @@ public final class KernelImage {
         return object;
     }
 
+    /**
+     * An x86_64 kernel-like image of {@code objects} and the {@link #fentryHook}, at x86_64's
+     * kernel address, its tables by 6.1's {@code scripts/kallsyms --base-relative}.
+     */
+    public static Path x86_64(Path dir, List<Path> objects) {
+        List<Path> all = new java.util.ArrayList<>(List.of(fentryHook(dir, Toolchain.X86_64)));
+        all.addAll(objects);
+        return link(
+                dir,
+                Toolchain.X86_64,
+                true,
+                0xffffffff81000000L,
+                KallsymsTool.LINUX_6_1,
+                List.of("--base-relative"),
+                all);
+    }
+
     /** The linker script, with text at {@code textAddress}. */
     static String script(long textAddress) {
         return String.format("""
