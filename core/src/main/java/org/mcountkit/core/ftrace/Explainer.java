@@ -42,10 +42,12 @@ public final class Explainer {
     private static final String CLONE_SUFFIX =
             "(\\.(isra|constprop|part|cold|llvm|lto_priv|localalias)(\\.[0-9A-Za-z_]+)?)+";
 
-    /** The ranges of vmlinux no record may lie in: ftrace never traces these sections. */
-    private static final Map<String, String[]> UNTRACED = Map.of(
-            ".noinstr.text", new String[] {"__noinstr_text_start", "__noinstr_text_end"},
-            ".entry.text", new String[] {"__entry_text_start", "__entry_text_end"});
+    /** A section of vmlinux ftrace never traces, between two linker-script symbols. */
+    private record UntracedRange(String section, String start, String end) {}
+
+    private static final List<UntracedRange> UNTRACED = List.of(
+            new UntracedRange(".noinstr.text", "__noinstr_text_start", "__noinstr_text_end"),
+            new UntracedRange(".entry.text", "__entry_text_start", "__entry_text_end"));
 
     private final Backends backends;
 
@@ -94,9 +96,9 @@ public final class Explainer {
                         new Explanation.Copy(raw.name(), start, s.size(), recordsIn(list, start, s.size()));
                 (same ? exact : cloned).get(base).add(copy);
             }
-            ImageMemory memory = new ImageMemory(
-                    file,
-                    Set.of("__noinstr_text_start", "__noinstr_text_end", "__entry_text_start", "__entry_text_end"));
+            Set<String> bounds = new java.util.HashSet<>();
+            UNTRACED.forEach(u -> bounds.addAll(List.of(u.start(), u.end())));
+            ImageMemory memory = new ImageMemory(file, bounds);
             Set<String> names = new java.util.HashSet<>(functions);
             cloned.values().forEach(copies -> copies.forEach(c -> names.add(c.symbol())));
             Map<String, List<Definition>> definitions = objectDefinitions(names, vmlinux.target(), objects);
@@ -178,16 +180,15 @@ public final class Explainer {
                 }
             }
         }
-        for (Map.Entry<String, String[]> u : UNTRACED.entrySet()) {
-            Optional<Long> from = memory.address(u.getValue()[0]);
-            Optional<Long> to = memory.address(u.getValue()[1]);
+        for (UntracedRange u : UNTRACED) {
+            Optional<Long> from = memory.address(u.start());
+            Optional<Long> to = memory.address(u.end());
             for (Explanation.Copy c : copies) {
                 if (from.isPresent()
                         && to.isPresent()
                         && Long.compareUnsigned(c.address(), from.get()) >= 0
                         && Long.compareUnsigned(c.address(), to.get()) < 0) {
-                    evidence.add(c.symbol() + " lies in " + u.getKey() + " (" + u.getValue()[0] + ".." + u.getValue()[1]
-                            + ")");
+                    evidence.add(c.symbol() + " lies in " + u.section() + " (" + u.start() + ".." + u.end() + ")");
                     return new Explanation(function, false, ExplainReason.UNTRACED_SECTION, all, evidence);
                 }
             }
