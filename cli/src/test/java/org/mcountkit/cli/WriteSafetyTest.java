@@ -202,6 +202,13 @@ class WriteSafetyTest {
             assertEquals("mcountkit: " + file + ": read-only file (mode r--r--r--): not rewritten\n", run.err());
             assertArrayEquals(bytes, Files.readAllBytes(file), command);
         }
+        // prune takes relocatable objects (modules) too, through the same resolution.
+        Path module = Files.write(dir.resolve("module.ko"), object);
+        Files.setPosixFilePermissions(module, PosixFilePermissions.fromString("r--r--r--"));
+        CliRun run = CliRun.of("prune", "-q", module.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        assertEquals("mcountkit: " + module + ": read-only file (mode r--r--r--): not rewritten\n", run.err());
+        assertArrayEquals(object, Files.readAllBytes(module));
     }
 
     /** Mode 0555, which root could write anyway: refused by its mode, as record refuses it. */
