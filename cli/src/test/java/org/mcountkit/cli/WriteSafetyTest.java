@@ -30,6 +30,7 @@ import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.pipeline.RaceWindows;
+import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.RacingWriters;
 
 /**
@@ -54,6 +55,9 @@ class WriteSafetyTest {
     /** A linked program of recorded objects with a dead weak entry: something to patch and to prune. */
     static byte[] image;
 
+    /** The same recorded objects linked as a module ({@code ld -r}): a relocatable file prune rewrites. */
+    static byte[] module;
+
     @BeforeAll
     static void build() throws IOException {
         Machine m = Machine.X86_64;
@@ -62,6 +66,9 @@ class WriteSafetyTest {
         object = Files.readAllBytes(weak);
         assertEquals(0, CliRun.of("record", weak.toString(), strong.toString()).exitCode());
         image = Files.readAllBytes(m.linkRecorded(built, "image", weak, strong, m.hookObject(built)));
+        Path ko = built.resolve("module.ko");
+        Command.check(built, "ld", "-r", "-o", ko.toString(), weak.toString(), strong.toString());
+        module = Files.readAllBytes(ko);
     }
 
     /** The writers, each run in process with hooks at the moment between its read and its rename. */
@@ -84,6 +91,18 @@ class WriteSafetyTest {
             }
         },
         PRUNE {
+            @Override
+            void run(Path file, RaceWindows races) {
+                RacingWriters.prune(file, PruneOptions.DEFAULT, races);
+            }
+        },
+        /** prune of a module: its table's dead weak entry zeroed, its relocation made NONE. */
+        PRUNE_MODULE {
+            @Override
+            byte[] input() {
+                return module;
+            }
+
             @Override
             void run(Path file, RaceWindows races) {
                 RacingWriters.prune(file, PruneOptions.DEFAULT, races);
@@ -316,6 +335,7 @@ class WriteSafetyTest {
             case RECORD -> List.of(command, Files.write(file, object).toString());
             case PATCH -> List.of(command, "--nop", Files.write(file, image).toString());
             case PRUNE -> List.of(command, Files.write(file, image).toString());
+            case PRUNE_MODULE -> List.of("prune", Files.write(file, module).toString());
             case TABLE ->
                 List.of(command, "-o", file.toString(), dir.resolve("input.o").toString());
         };
