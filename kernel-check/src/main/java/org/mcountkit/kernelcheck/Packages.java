@@ -61,8 +61,12 @@ final class Packages {
             return;
         }
         Setup.say("installing " + String.join(" ", missing));
-        // Waits for another apt-get (a parallel job) instead of failing on its lock.
-        aptGet(List.of("update", "-q"));
+        // Waits for another apt-get (a parallel job) instead of failing on its lock. One index failing
+        // (a mirror mid-sync, often a foreign architecture's) need not stop the install: apt-get
+        // install below fails, naming the package, if what it needs is missing.
+        if (!tryAptGet(List.of("update", "-q"))) {
+            Setup.say("apt-get update failed for some index; installing with what it fetched");
+        }
         List<String> install = new ArrayList<>(List.of("install", "-y", "-q", "--no-install-recommends"));
         install.addAll(missing);
         aptGet(install);
