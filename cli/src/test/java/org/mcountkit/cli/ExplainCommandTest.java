@@ -29,7 +29,8 @@ class ExplainCommandTest {
             const char linux_banner[] = "Linux version 6.1.0 (mcountkit@test) #1\\n";
             __attribute__((noinline)) int helper(int x) { return x * 3 + 1; }
             static __attribute__((noinline)) int twin(int x) { return x + 2; }
-            int call_twin_a(int x) { return twin(x) + helper(x); }
+            static inline int folded(int x) { return x * 13; }
+            int call_twin_a(int x) { return twin(x) + helper(x) + folded(x); }
             __attribute__((noinline, no_instrument_function)) int quiet(int x) { return x ^ 9; }
             __attribute__((noinline, no_instrument_function, section(".noinstr.text"))) int entry_work(int x) { return x - 3; }
             __attribute__((section(".init.text"), noinline)) int setup_thing(int x) { return quiet(x) + entry_work(x); }
@@ -53,9 +54,11 @@ class ExplainCommandTest {
 
     private static Path vmlinux;
     private static List<Path> objects;
+    /** The same kernel built with {@code -g}: its DWARF says what the objects would. */
+    private static Path debugVmlinux;
 
     @BeforeAll
-    static void build() {
+    static void build() throws java.io.IOException {
         Toolchain t = Toolchain.X86_64;
         List<String> pg = List.of("-pg", "-mfentry", "-mrecord-mcount", "-fcf-protection=none", "-mcmodel=kernel");
         List<String> none = List.of("-fcf-protection=none", "-mcmodel=kernel");
@@ -67,6 +70,22 @@ class ExplainCommandTest {
                 t.compile(dir, "untraced", UNTRACED, none),
                 t.compile(dir, "guarded", GUARDED, branch));
         vmlinux = KernelImage.x86_64(dir, objects);
+
+        Path debug = java.nio.file.Files.createDirectory(dir.resolve("debug"));
+        List<String> g = List.of("-g");
+        debugVmlinux = KernelImage.x86_64(
+                debug,
+                List.of(
+                        t.compile(debug, "traced", TRACED, concat(pg, g)),
+                        t.compile(debug, "twin", TWIN, concat(pg, g)),
+                        t.compile(debug, "untraced", UNTRACED, concat(none, g)),
+                        t.compile(debug, "guarded", GUARDED, concat(branch, g))));
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     private static Map<String, String> reasons(CliRun run) {
@@ -116,6 +135,26 @@ class ExplainCommandTest {
         CliRun run = CliRun.of("explain", "plain,helper", vmlinux.toString());
 
         assertEquals(Map.of("plain", "not traceable: no-site", "helper", "traceable: traceable"), reasons(run));
+    }
+
+    @Test
+    void withDwarfAndNoObjectsTheDefiningUnitSettlesIt() {
+        CliRun run = CliRun.of("explain", "plain,quiet,folded,absent,helper", debugVmlinux.toString());
+
+        assertEquals(0, run.exitCode(), run.err());
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("plain", "not traceable: no-ftrace-flags");
+        expected.put("quiet", "not traceable: notrace");
+        expected.put("folded", "not traceable: no-symbol");
+        expected.put("absent", "not traceable: no-symbol");
+        expected.put("helper", "traceable: traceable");
+        assertEquals(expected, reasons(run));
+        assertTrue(run.out().contains("/untraced.c defines it and was compiled without -pg"), run.out());
+        assertTrue(run.out().contains("/traced.c defines it and was compiled with the ftrace flags"), run.out());
+        assertTrue(
+                run.out().contains("/traced.c defines it, declared inline, and the compiler inlined it into 1 place"),
+                run.out());
+        assertTrue(run.out().contains("DWARF: no compile unit of this kernel defines absent"), run.out());
     }
 
     @Test

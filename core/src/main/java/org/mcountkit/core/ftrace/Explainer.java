@@ -102,13 +102,14 @@ public final class Explainer {
             Set<String> names = new java.util.HashSet<>(functions);
             cloned.values().forEach(copies -> copies.forEach(c -> names.add(c.symbol())));
             Map<String, List<Definition>> definitions = objectDefinitions(names, vmlinux.target(), objects);
+            DwarfEvidence dwarf = DwarfEvidence.read(file, new java.util.HashSet<>(functions));
             List<Explanation> out = new ArrayList<>();
             for (String f : functions) {
                 List<Definition> of = new ArrayList<>(definitions.getOrDefault(f, List.of()));
                 if (exact.get(f).isEmpty()) {
                     cloned.get(f).forEach(c -> of.addAll(definitions.getOrDefault(c.symbol(), List.of())));
                 }
-                out.add(decide(f, exact.get(f), cloned.get(f), memory, of, !objects.isEmpty()));
+                out.add(decide(f, exact.get(f), cloned.get(f), memory, of, !objects.isEmpty(), dwarf));
             }
             return out;
         }
@@ -132,8 +133,9 @@ public final class Explainer {
     /**
      * The reason, in the order the causes exclude one another: a listed copy; else what the
      * image's records say (invalid, init text); else where the code lies (an untraced section);
-     * else what the defining object says (an overridden weak copy, notrace, no ftrace flags).
-     * The function's own symbols are the copies asked about; without one, its clones.
+     * else what the defining object says (an overridden weak copy, notrace, no ftrace flags); else
+     * what the image's DWARF says of the defining unit. The function's own symbols are the copies
+     * asked about; without one, its clones.
      */
     private static Explanation decide(
             String function,
@@ -141,13 +143,16 @@ public final class Explainer {
             List<Explanation.Copy> cloned,
             ImageMemory memory,
             List<Definition> definitions,
-            boolean objectsGiven) {
+            boolean objectsGiven,
+            DwarfEvidence dwarf) {
         List<Explanation.Copy> all =
                 Stream.concat(exact.stream(), cloned.stream()).toList();
         List<String> evidence = new ArrayList<>();
+        dwarf.problem().ifPresent(evidence::add);
         if (all.isEmpty()) {
             evidence.add("vmlinux has no function symbol " + function + " nor a clone of it");
             definitions.forEach(d -> evidence.add(d.object() + " defines it, and the link kept no copy of it"));
+            dwarf.noSymbol(function).ifPresent(evidence::add);
             return new Explanation(function, false, ExplainReason.NO_SYMBOL, all, evidence);
         }
         List<Explanation.Copy> copies = exact.isEmpty() ? cloned : exact;
@@ -194,6 +199,12 @@ public final class Explainer {
             }
         }
         if (definitions.isEmpty()) {
+            Optional<DwarfEvidence.Verdict> verdict = dwarf.siteless(
+                    function, copies.stream().map(Explanation.Copy::address).toList());
+            if (verdict.isPresent()) {
+                evidence.addAll(verdict.get().evidence());
+                return new Explanation(function, false, verdict.get().reason(), all, evidence);
+            }
             evidence.add(
                     objectsGiven
                             ? "no object given defines it as a function: a linker-script symbol, an alias, or assembly"
