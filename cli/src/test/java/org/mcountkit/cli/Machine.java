@@ -56,7 +56,7 @@ enum Machine {
     /** One instruction of {@code objdump -d}: address, bytes as printed, text. */
     record Instruction(long address, String text) {}
 
-    private static final Pattern LINE = Pattern.compile("^\\s+([0-9a-f]+):\\t[0-9a-f ]+\\t(.*)$");
+    private static final Pattern LINE = Pattern.compile("^\\s*([0-9a-f]+):\\t[0-9a-f ]+\\t(.*)$");
 
     final Toolchain toolchain;
     final List<String> flags;

@@ -194,6 +194,54 @@ class PatchCommandTest {
         }
     }
 
+    /**
+     * Linked at x86_64's kernel address, where every address is negative as a Java long: --call
+     * --target sends each site to {@code other}, --nop --target puts the NOPs back (and takes the
+     * calls to the target for its own), and list --json prints each address as its unsigned value.
+     */
+    @Test
+    void aTargetAtAKernelAddressIsCalledAndNopedAgain() throws IOException {
+        Machine m = Machine.X86_64;
+        Path traced = m.toolchain.compile(
+                dir,
+                "traced",
+                "int a(int x) { return x + 1; }\nint b(int x) { return x + 2; }\nint c(int x) { return x + 3; }\n",
+                List.of("-pg", "-mfentry", "-mrecord-mcount", "-mcmodel=kernel"));
+        Path other = m.toolchain.compile(dir, "other", "void other(void) {}\n", List.of("-mcmodel=kernel"));
+        Path image = dir.resolve("kernel");
+        m.toolchain.run(
+                "ld",
+                "-Ttext=0xffffffff81000000",
+                "-e",
+                "a",
+                "-o",
+                image.toString(),
+                traced.toString(),
+                other.toString(),
+                m.hookObject(dir).toString());
+        List<Long> sites =
+                TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList();
+        assertEquals(3, sites.size());
+        assertTrue(Long.compareUnsigned(sites.get(0), 0xffffffff81000000L) >= 0);
+
+        CliRun call = CliRun.of("patch", "--call", "--target", "other", image.toString());
+        List<Long> calls = m.callsTo(image, "other");
+        CliRun nop = CliRun.of("patch", "--nop", "--target", "other", image.toString());
+        CliRun list = CliRun.of("list", "--json", image.toString());
+
+        assertEquals(0, call.exitCode(), call.err());
+        assertEquals(sites, calls);
+        assertEquals(0, nop.exitCode(), nop.err());
+        assertEquals(image + ": 3 patched, 0 unchanged, 0 skipped\n", nop.out());
+        assertEquals(List.of(), m.callsTo(image, "other"));
+        for (long site : sites) {
+            assertEquals(m.nopText, m.textAt(image, site));
+            assertTrue(
+                    list.out().contains("\"address\" : " + Long.toUnsignedString(site)),
+                    Long.toUnsignedString(site) + " in " + list.out());
+        }
+    }
+
     /** An x86_64 PIE: ld turned the GOT calls into 6-byte addr32 calls, which patch handles whole. */
     @Test
     void aPieRunsWithItsSixByteSitesNopedAndIsGivenBackByteForByte() throws IOException {

@@ -35,6 +35,15 @@ final class JsonOutput {
 
     private JsonOutput() {}
 
+    /**
+     * Writes an address as the unsigned number it is: a kernel address such as 0xffffffff81000000
+     * is negative as a Java long, and a join by address with another tool's output needs its value.
+     */
+    static void writeAddressField(JsonGenerator json, String name, long address) throws IOException {
+        json.writeFieldName(name);
+        json.writeNumber(Long.toUnsignedString(address));
+    }
+
     static void write(Writer out, Document document) throws IOException {
         write(out, document, true);
     }

@@ -79,7 +79,7 @@ public final class JsonReportWriter {
         json.writeNumberField("offset", site.offset());
         json.writeNumberField("length", site.length());
         if (address) {
-            json.writeNumberField("address", site.address());
+            JsonOutput.writeAddressField(json, "address", site.address());
         }
         json.writeStringField("function", site.function());
         json.writeStringField("hook", site.hook());

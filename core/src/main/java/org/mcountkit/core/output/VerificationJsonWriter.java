@@ -56,7 +56,7 @@ public final class VerificationJsonWriter {
             json.writeStartObject();
             json.writeStringField("table", f.table());
             json.writeNumberField("entryOffset", f.entryOffset());
-            json.writeNumberField("address", f.address());
+            JsonOutput.writeAddressField(json, "address", f.address());
             json.writeStringField("function", FindingText.function(f));
             json.writeStringField("found", FindingText.found(f));
             json.writeStringField("expected", FindingText.expected(f));

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.mcountkit.api.CallSite;
@@ -105,11 +106,8 @@ public final class Patcher {
         private final PatchOptions options;
         private final boolean relocatable;
         private final CallTargets hooks;
-        /** What sites should call ({@code CALL}) or may already call: -1 when nothing is to be called. */
-        private final long callTarget;
-
-        private final long callTargetEntry;
-        private final InstructionSet callTargetMode;
+        /** What sites should call ({@code CALL}) or may already call; empty when nothing is to be called. */
+        private final Optional<Target> callTarget;
 
         private final Map<Long, String> expectedCalls = new LinkedHashMap<>();
         private final ElfAppender out;
@@ -135,13 +133,10 @@ public final class Patcher {
             if (!relocatable) {
                 expectedCalls.putAll(image.hooks().defined());
             }
-            Target target = options.mode() == PatchMode.CALL || options.target() != null ? callTarget() : null;
-            this.callTarget = target == null ? -1 : target.address();
-            this.callTargetMode = target == null ? InstructionSet.DEFAULT : target.mode();
-            this.callTargetEntry = target == null ? 0 : target.localEntryOffset();
-            if (callTarget >= 0) {
-                expectedCalls.putIfAbsent(callTarget, options.target());
-            }
+            this.callTarget = options.mode() == PatchMode.CALL || options.target() != null
+                    ? Optional.of(callTarget())
+                    : Optional.empty();
+            callTarget.ifPresent(t -> expectedCalls.putIfAbsent(t.address(), options.target()));
             this.out = ElfAppender.inPlace(file, image.abi().relocationInfo());
             this.retirer = new RelocationRetirer(image, out);
         }
@@ -199,7 +194,8 @@ public final class Patcher {
             byte[] wanted;
             try {
                 if (options.mode() == PatchMode.CALL) {
-                    wanted = encodings.call(site.address(), callTarget + callTargetEntry, length, callTargetMode);
+                    Target t = callTarget.orElseThrow();
+                    wanted = encodings.call(site.address(), t.address() + t.localEntryOffset(), length, t.mode());
                 } else {
                     // An object's sites have no run-time address yet.
                     wanted = relocatable ? encodings.nop(length) : encodings.nop(site.address(), length);
@@ -231,8 +227,12 @@ public final class Patcher {
                 // elsewhere only the backend's own NOP is, as ftrace_modify_code checks exact bytes.
                 state = SiteState.NOP;
             }
-            boolean callsTarget =
-                    callTarget >= 0 && reader.state(bytes, offset, CallTargets.at(callTarget)) == SiteState.CALL;
+            boolean callsTarget = callTarget.isPresent()
+                    && reader.state(
+                                    bytes,
+                                    offset,
+                                    CallTargets.at(callTarget.get().address()))
+                            == SiteState.CALL;
             if (state == SiteState.OTHER && !callsTarget) {
                 refused.add(new PatchResult.Refusal(
                         site.section(),
