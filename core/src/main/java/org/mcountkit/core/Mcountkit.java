@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.batch.BatchRunner;
+import org.mcountkit.core.elf.LitterIndex;
 import org.mcountkit.core.ftrace.Explainer;
 import org.mcountkit.core.ftrace.FilterFunctions;
 import org.mcountkit.core.ftrace.KernelDiff;
@@ -159,7 +160,9 @@ public final class Mcountkit {
 
     /** {@link #record(Path, RecordOptions)} over many files, as {@link #listAll} runs them. */
     public List<Outcome> recordAll(List<Path> files, RecordOptions options, int jobs, Consumer<Outcome> onEach) {
-        return new BatchRunner(jobs).run(files, file -> recorder.record(file, options), onEach);
+        // One run: each folder is listed for a killed run's litter once, not once per file.
+        LitterIndex litter = new LitterIndex();
+        return new BatchRunner(jobs).run(files, file -> recorder.record(file, options, litter), onEach);
     }
 
     /**

@@ -187,12 +187,18 @@ public final class AtomicFile {
      * the rename.
      */
     public static Replaced replace(Existing target, boolean flush, Body body) throws IOException {
+        return replace(target, flush, body, new LitterIndex());
+    }
+
+    /** {@link #replace(Existing, boolean, Body)} in a run that has listed folders for litter into {@code index}. */
+    public static Replaced replace(Existing target, boolean flush, Body body, LitterIndex index) throws IOException {
         return write(
                 target.real(),
                 target.permissions(),
                 new Expected(target.identity(), target.seal(), false),
                 flush,
-                body);
+                body,
+                index);
     }
 
     /**
@@ -207,14 +213,20 @@ public final class AtomicFile {
         if (target.existing() != null) {
             return replace(target.existing(), true, body);
         }
-        return write(target.path(), null, new Expected(target.link(), null, target.link() != null), true, body);
+        return write(
+                target.path(),
+                null,
+                new Expected(target.link(), null, target.link() != null),
+                true,
+                body,
+                new LitterIndex());
     }
 
     /**
      * Removes the dead runs' private directories beside {@code target} when nothing is written to
      * it (a file a killed run had finished before it could remove its directory).
      */
-    public static Replaced sweep(Existing target) throws IOException {
+    public static Replaced sweep(Existing target, LitterIndex index) throws IOException {
         Path directory = target.real().getParent();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
             if (!(stream instanceof SecureDirectoryStream<Path> parent)) {
@@ -223,7 +235,7 @@ public final class AtomicFile {
             // The process's own user, as PrivateDirectory learns it from the directory it makes.
             UserPrincipal self = Files.getOwner(Path.of("/proc/self"));
             return new Replaced(
-                    Litter.sweep(directory, parent, parent, target.real().getFileName(), null, self));
+                    Litter.sweep(directory, parent, index, target.real().getFileName(), null, self));
         }
     }
 
@@ -257,7 +269,12 @@ public final class AtomicFile {
     }
 
     private static Replaced write(
-            Path real, Set<PosixFilePermission> permissions, Expected expected, boolean flush, Body body)
+            Path real,
+            Set<PosixFilePermission> permissions,
+            Expected expected,
+            boolean flush,
+            Body body,
+            LitterIndex index)
             throws IOException {
         Path directory = real.getParent();
         Path name = real.getFileName();
@@ -266,7 +283,7 @@ public final class AtomicFile {
                 throw new IOException("this platform has no directory handles to replace files safely with");
             }
             try (PrivateDirectory temporary = PrivateDirectory.beside(directory, parent, name)) {
-                List<Path> litter = Litter.sweep(directory, parent, parent, name, temporary.name(), temporary.owner());
+                List<Path> litter = Litter.sweep(directory, parent, index, name, temporary.name(), temporary.owner());
                 try {
                     try (FileChannel out = temporary.create(name, permissions == null)) {
                         body.writeTo(out);

@@ -44,28 +44,26 @@ final class Litter {
     }
 
     /**
-     * Removes the dead runs' directories for {@code target} among {@code entries} (the parent's
-     * listing, open as {@code parent}) other than {@code own}, owned by {@code owner}.
+     * Removes the dead runs' directories for {@code target} among the names {@code index} has of
+     * the parent (open as {@code parent}) other than {@code own}, owned by {@code owner}.
      *
      * @return the names of those that look like litter but are not provably a dead run's
      */
     static List<Path> sweep(
             Path parentPath,
             SecureDirectoryStream<Path> parent,
-            Iterable<Path> entries,
+            LitterIndex index,
             Path target,
             Path own,
-            UserPrincipal owner) {
+            UserPrincipal owner)
+            throws IOException {
         String prefix = "." + target.getFileName() + ".";
         Pattern pattern = Pattern.compile(
                 Pattern.quote(prefix) + "(?:([0-9]+)\\.)?[0-9a-f]+" + Pattern.quote(AtomicFile.TEMP_SUFFIX));
         List<Path> left = new ArrayList<>();
-        for (Path entry : entries) {
-            Path name = entry.getFileName();
+        for (Path name : index.candidates(parentPath, parent)) {
             String text = name.toString();
-            // Every write lists its directory (a kernel build's holds hundreds of objects): the
-            // plain string tests leave the regular expression to the rare name that may be litter.
-            if (!text.endsWith(AtomicFile.TEMP_SUFFIX) || !text.startsWith(prefix) || name.equals(own)) {
+            if (!text.startsWith(prefix) || name.equals(own)) {
                 continue;
             }
             Matcher m = pattern.matcher(text);
@@ -78,6 +76,8 @@ final class Litter {
             }
             if (m.group(1) == null || !removeIfOurs(parentPath, parent, name, owner)) {
                 left.add(name);
+            } else {
+                index.removed(parentPath, name);
             }
         }
         return left;

@@ -20,6 +20,7 @@ import org.mcountkit.core.elf.ChangedFileException;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.FileIdentity;
+import org.mcountkit.core.elf.LitterIndex;
 import org.mcountkit.core.elf.MappedElfFile;
 
 /**
@@ -170,9 +171,16 @@ public final class ElfFiles {
      */
     public static Optional<Diagnostic> replace(
             AtomicFile.Existing existing, boolean fsync, ElfAppender out, RaceWindows races) {
+        return replace(existing, fsync, out, races, new LitterIndex());
+    }
+
+    /** {@link #replace(AtomicFile.Existing, boolean, ElfAppender, RaceWindows)} in a run that lists each folder for litter once, into {@code index}. */
+    public static Optional<Diagnostic> replace(
+            AtomicFile.Existing existing, boolean fsync, ElfAppender out, RaceWindows races, LitterIndex index) {
         try {
             races.beforeReplace(existing.real());
-            String litter = AtomicFile.replace(existing, fsync, out::writeTo).note();
+            String litter =
+                    AtomicFile.replace(existing, fsync, out::writeTo, index).note();
             return Optional.ofNullable(litter).map(note -> Diagnostic.of(Severity.WARNING, note));
         } catch (ChangedFileException e) {
             throw changed(e.getMessage());

@@ -20,6 +20,7 @@ import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.ElfLayout;
+import org.mcountkit.core.elf.LitterIndex;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.SectionSymbolInserter;
 
@@ -37,8 +38,13 @@ public final class Recorder {
     }
 
     public FileReport record(Path path, RecordOptions options) {
+        return record(path, options, new LitterIndex());
+    }
+
+    /** Records {@code path} as one file of a run that lists each folder for litter once, into {@code litter}. */
+    public FileReport record(Path path, RecordOptions options, LitterIndex litter) {
         long start = System.nanoTime();
-        FileReport report = recordFile(path, options);
+        FileReport report = recordFile(path, options, litter);
         if (rewriting.log().isDebugEnabled()) {
             rewriting
                     .log()
@@ -54,10 +60,10 @@ public final class Recorder {
         return report;
     }
 
-    private FileReport recordFile(Path path, RecordOptions options) {
+    private FileReport recordFile(Path path, RecordOptions options, LitterIndex litter) {
         AtomicFile.Existing existing = ElfFiles.resolveForReplacing(path);
         try {
-            return recordFile(path, existing, options);
+            return recordFile(path, existing, options, litter);
         } catch (InternalError e) {
             // What the JVM throws when a mapped file shrinks under a read (SIGBUS); the new file,
             // if begun, was discarded with its private directory.
@@ -74,7 +80,7 @@ public final class Recorder {
         }
     }
 
-    private FileReport recordFile(Path path, AtomicFile.Existing existing, RecordOptions options) {
+    private FileReport recordFile(Path path, AtomicFile.Existing existing, RecordOptions options, LitterIndex litter) {
         try (ElfFile file = ElfFiles.openForReplacing(existing, rewriting.races())) {
             if (file.type() != ElfFile.ET_REL) {
                 throw new InputException(
@@ -87,7 +93,7 @@ public final class Recorder {
             SiteScan scan = image.relocationSites();
             List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
             if (file.section(McountLocSections.TABLE).isPresent()) {
-                return alreadyRecorded(path, existing, image, scan, diagnostics, options);
+                return alreadyRecorded(path, existing, image, scan, diagnostics, options, litter);
             }
             if (scan.traced().isEmpty() && scan.untraced().isEmpty() && SlimLto.is(file)) {
                 // As recordmcount.c, which finds no call and succeeds, but saying why.
@@ -125,7 +131,8 @@ public final class Recorder {
                         image.abi().addendsInPlace(),
                         image.abi().tableRelocation());
             }
-            ElfFiles.replace(existing, options.fsync(), out, rewriting.races()).ifPresent(diagnostics::add);
+            ElfFiles.replace(existing, options.fsync(), out, rewriting.races(), litter)
+                    .ifPresent(diagnostics::add);
             return new FileReport(
                     path,
                     machine,
@@ -171,7 +178,8 @@ public final class Recorder {
             ElfImage image,
             SiteScan scan,
             List<Diagnostic> diagnostics,
-            RecordOptions options) {
+            RecordOptions options,
+            LitterIndex litter) {
         List<FoundSite> untraced = new ArrayList<>(scan.untraced());
         if (!image.abi().keepsUntracedCalls()) {
             // The calls still there are those the first run could not NOP and warned about: the
@@ -197,9 +205,9 @@ public final class Recorder {
         diagnostics.add(Diagnostic.of(Severity.NOTE, "already has " + McountLocSections.TABLE + ": left unchanged"));
         try {
             // A run killed between its rename and its clean-up left the table and its directory.
-            String litter = AtomicFile.sweep(existing).note();
-            if (litter != null) {
-                diagnostics.add(Diagnostic.of(Severity.WARNING, litter));
+            String removed = AtomicFile.sweep(existing, litter).note();
+            if (removed != null) {
+                diagnostics.add(Diagnostic.of(Severity.WARNING, removed));
             }
         } catch (IOException e) {
             diagnostics.add(Diagnostic.of(Severity.WARNING, "cannot look for litter beside it: " + IoReason.of(e)));
