@@ -98,6 +98,8 @@ final class PruneBuild {
             Files.createDirectories(to.resolve(image).getParent());
             Files.copy(from.resolve("vmlinux"), to.resolve("vmlinux"), StandardCopyOption.REPLACE_EXISTING);
             Files.copy(from.resolve(image), to.resolve(image), StandardCopyOption.REPLACE_EXISTING);
+            // What `mcountkit functions` reads the kernel's options from, to compare with its lists.
+            Files.copy(from.resolve(".config"), to.resolve(".config"), StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
