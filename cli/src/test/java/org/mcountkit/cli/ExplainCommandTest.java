@@ -45,6 +45,7 @@ class ExplainCommandTest {
     private static final String UNTRACED = """
             __attribute__((noinline)) int pick(int x) { return x - 1; }
             __attribute__((noinline)) int plain(int x) { return x + 11; }
+            int plain_alias(int x) __attribute__((alias("plain")));
             """;
 
     private static final String GUARDED = "__attribute__((noinline)) int guarded(int x) { return x * 7; }\n";
@@ -139,7 +140,7 @@ class ExplainCommandTest {
 
     @Test
     void withDwarfAndNoObjectsTheDefiningUnitSettlesIt() {
-        CliRun run = CliRun.of("explain", "plain,quiet,folded,absent,helper", debugVmlinux.toString());
+        CliRun run = CliRun.of("explain", "plain,quiet,folded,absent,helper,plain_alias", debugVmlinux.toString());
 
         assertEquals(0, run.exitCode(), run.err());
         Map<String, String> expected = new LinkedHashMap<>();
@@ -148,9 +149,19 @@ class ExplainCommandTest {
         expected.put("folded", "not traceable: no-symbol");
         expected.put("absent", "not traceable: no-symbol");
         expected.put("helper", "traceable: traceable");
+        expected.put("plain_alias", "not traceable: no-ftrace-flags");
         assertEquals(expected, reasons(run));
-        assertTrue(run.out().contains("/untraced.c defines it and was compiled without -pg"), run.out());
-        assertTrue(run.out().contains("/traced.c defines it and was compiled with the ftrace flags"), run.out());
+        assertTrue(run.out().contains("DWARF: plain (plain_alias is an alias of plain) is defined in"), run.out());
+        assertTrue(
+                run.out()
+                        .contains("DWARF: plain is defined in " + dir.resolve("debug/untraced.c")
+                                + ", a unit compiled without -pg"),
+                run.out());
+        assertTrue(
+                run.out()
+                        .contains("DWARF: quiet is defined in " + dir.resolve("debug/traced.c")
+                                + ", a unit compiled with the ftrace flags"),
+                run.out());
         assertTrue(
                 run.out().contains("/traced.c defines it, declared inline, and the compiler inlined it into 1 place"),
                 run.out());

@@ -98,13 +98,20 @@ final class KernelBuild {
         }
         if (setup.options().fullSize()) {
             enable.addAll(FullSizeModules.BUILT_IN);
+        } else if (ExplainCheck.hasRow(setup)) {
+            enable.addAll(ExplainCheck.DEBUG_OPTIONS);
         }
         return enable;
     }
 
     /** The options kept off. */
     List<String> disable() {
-        return setup.machine().disable(setup.options().linux());
+        List<String> disable =
+                new ArrayList<>(setup.machine().disable(setup.options().linux()));
+        if (!setup.options().fullSize() && ExplainCheck.hasRow(setup)) {
+            disable.addAll(ExplainCheck.NO_DEBUG_OPTIONS);
+        }
+        return disable;
     }
 
     List<String> moduleOptions() {

@@ -195,8 +195,7 @@ public final class KernelCheck {
 
     /** Appends {@link ExplainCheck}'s lines where explain.table has the row; true unless an answer differs. */
     private boolean explain(StringBuilder report) {
-        Options o = setup.options();
-        return ExplainCheck.check(setup, setup.arch() + " " + o.linux() + " " + o.cc())
+        return ExplainCheck.check(setup, ExplainCheck.row(setup))
                 .map(result -> {
                     result.lines().forEach(l -> report.append(l).append('\n'));
                     result.reasons()

@@ -1,11 +1,13 @@
 package org.mcountkit.core.ftrace;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.mcountkit.core.ExplainReason;
+import org.mcountkit.core.Explanation;
 import org.mcountkit.core.dwarf.CompileUnit;
 import org.mcountkit.core.dwarf.DebugInfo;
 import org.mcountkit.core.dwarf.DwarfException;
@@ -53,7 +55,7 @@ final class DwarfEvidence {
         List<DwarfFunction> defs = functions.get().getOrDefault(function, List.of());
         if (defs.isEmpty()) {
             return Optional.of("DWARF: no compile unit of this kernel defines " + function
-                    + ": it is not built in (or written in assembly)");
+                    + ": not built in, a macro, or written in assembly");
         }
         int inlined = defs.stream().mapToInt(DwarfFunction::inlinedCopies).sum();
         String units = units(defs);
@@ -69,36 +71,45 @@ final class DwarfEvidence {
 
     /**
      * For a function whose code has no site and no object to say why: the flags of the unit whose
-     * code starts at one of {@code addresses} (or the only unit that has code for it).
+     * code for it (or for the function it is an alias of) starts at one of its copies' addresses.
      */
-    Optional<Verdict> siteless(String function, List<Long> addresses) {
+    Optional<Verdict> siteless(String function, List<Explanation.Copy> copies, Map<Long, List<String>> aliases) {
         if (functions.isEmpty()) {
             return Optional.empty();
         }
-        List<DwarfFunction> defs = functions.get().getOrDefault(function, List.of());
-        Optional<DwarfFunction> def = defs.stream()
-                .filter(d -> d.entries().stream().anyMatch(addresses::contains))
-                .findFirst()
-                .or(() -> defs.stream().filter(DwarfFunction::outOfLine).findFirst());
-        if (def.isEmpty()) {
-            return Optional.empty();
+        for (Explanation.Copy copy : copies) {
+            List<String> names = new ArrayList<>(List.of(function));
+            aliases.getOrDefault(copy.address(), List.of()).stream()
+                    .filter(n -> !n.equals(function) && !n.equals(copy.symbol()))
+                    .forEach(names::add);
+            for (String name : names) {
+                Optional<DwarfFunction> def = functions.get().getOrDefault(name, List.of()).stream()
+                        .filter(d -> d.entries().contains(copy.address()))
+                        .findFirst();
+                if (def.isPresent()) {
+                    return Optional.of(verdict(
+                            def.get(), name.equals(function) ? "" : " (" + function + " is an alias of " + name + ")"));
+                }
+            }
         }
-        CompileUnit unit = def.get().unit();
+        return Optional.empty();
+    }
+
+    private static Verdict verdict(DwarfFunction def, String alias) {
+        CompileUnit unit = def.unit();
+        String defines = "DWARF: " + def.name() + alias + " is defined in " + unit.name();
         Optional<Boolean> flags = unit.ftraceFlags();
         if (flags.isEmpty()) {
-            return Optional.of(new Verdict(
+            return new Verdict(
                     ExplainReason.NO_SITE,
-                    List.of("DWARF: " + unit.name() + " defines it; its producer ("
-                            + unit.producer().orElse("none")
-                            + ") records no compiler switches, so notrace and missing ftrace flags cannot be told"
-                            + " apart without its object")));
+                    List.of(defines + ", whose producer records no compiler switches (clang, or"
+                            + " -gno-record-gcc-switches), so notrace and missing ftrace flags cannot be told apart"
+                            + " without its object"));
         }
         if (!flags.get()) {
-            return Optional.of(new Verdict(
+            return new Verdict(
                     ExplainReason.NO_FTRACE_FLAGS,
-                    List.of("DWARF: " + unit.name() + " defines it and was compiled without -pg or"
-                            + " -fpatchable-function-entry (its switches: " + String.join(" ", unit.switches())
-                            + ")")));
+                    List.of(defines + ", a unit compiled without -pg or -fpatchable-function-entry"));
         }
         String tracing = unit.switches().stream()
                 .filter(s -> s.equals("-p")
@@ -107,16 +118,17 @@ final class DwarfEvidence {
                         || s.equals("-mfentry")
                         || s.equals("-mrecord-mcount"))
                 .collect(Collectors.joining(" "));
-        return Optional.of(new Verdict(
+        return new Verdict(
                 ExplainReason.NOTRACE,
-                List.of("DWARF: " + unit.name() + " defines it and was compiled with the ftrace flags (" + tracing
+                List.of(defines + ", a unit compiled with the ftrace flags (" + tracing
                         + "; gcc records -pg as -p), yet its code has no site: notrace"
-                        + (def.get().inline().declared()
-                                ? " (it is declared inline, which the kernel makes notrace)"
-                                : ""))));
+                        + (def.inline().declared() ? " (it is declared inline, which the kernel makes notrace)" : "")));
     }
 
+    /** The units' names, the first three and how many more. */
     private static String units(List<DwarfFunction> defs) {
-        return defs.stream().map(d -> d.unit().name()).distinct().collect(Collectors.joining(", "));
+        List<String> names = defs.stream().map(d -> d.unit().name()).distinct().toList();
+        String first = String.join(", ", names.subList(0, Math.min(3, names.size())));
+        return names.size() > 3 ? first + " and " + (names.size() - 3) + " more units" : first;
     }
 }

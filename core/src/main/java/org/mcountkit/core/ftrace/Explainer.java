@@ -102,17 +102,44 @@ public final class Explainer {
             Set<String> names = new java.util.HashSet<>(functions);
             cloned.values().forEach(copies -> copies.forEach(c -> names.add(c.symbol())));
             Map<String, List<Definition>> definitions = objectDefinitions(names, vmlinux.target(), objects);
-            DwarfEvidence dwarf = DwarfEvidence.read(file, new java.util.HashSet<>(functions));
+            Map<Long, List<String>> aliases = aliases(vmlinux, exact, cloned, mask);
+            Set<String> dwarfNames = new java.util.HashSet<>(functions);
+            aliases.values().forEach(dwarfNames::addAll);
+            DwarfEvidence dwarf = DwarfEvidence.read(file, dwarfNames);
             List<Explanation> out = new ArrayList<>();
             for (String f : functions) {
                 List<Definition> of = new ArrayList<>(definitions.getOrDefault(f, List.of()));
                 if (exact.get(f).isEmpty()) {
                     cloned.get(f).forEach(c -> of.addAll(definitions.getOrDefault(c.symbol(), List.of())));
                 }
-                out.add(decide(f, exact.get(f), cloned.get(f), memory, of, !objects.isEmpty(), dwarf));
+                out.add(decide(f, exact.get(f), cloned.get(f), memory, of, !objects.isEmpty(), dwarf, aliases));
             }
             return out;
         }
+    }
+
+    /**
+     * The other function symbols at each copy's address: a C alias ({@code sched_clock} of
+     * {@code native_sched_clock}) has no DWARF of its own, the function it aliases has.
+     */
+    private static Map<Long, List<String>> aliases(
+            ElfImage vmlinux,
+            Map<String, List<Explanation.Copy>> exact,
+            Map<String, List<Explanation.Copy>> cloned,
+            long mask) {
+        Map<Long, List<String>> at = new HashMap<>();
+        Stream.concat(exact.values().stream(), cloned.values().stream())
+                .flatMap(List::stream)
+                .forEach(c -> at.put(c.address(), new ArrayList<>()));
+        ElfFile file = vmlinux.file();
+        for (int i = 1; i < file.symbolCount(); i++) {
+            Symbol s = vmlinux.atCode(file.symbol(i));
+            List<String> names = at.get(s.value() & mask);
+            if (names != null && s.isFunction() && s.isInSection() && !names.contains(s.name())) {
+                names.add(s.name());
+            }
+        }
+        return at;
     }
 
     /** The name a clone is of: up to its first dot (a C function's name has none). */
@@ -144,7 +171,8 @@ public final class Explainer {
             ImageMemory memory,
             List<Definition> definitions,
             boolean objectsGiven,
-            DwarfEvidence dwarf) {
+            DwarfEvidence dwarf,
+            Map<Long, List<String>> aliases) {
         List<Explanation.Copy> all =
                 Stream.concat(exact.stream(), cloned.stream()).toList();
         List<String> evidence = new ArrayList<>();
@@ -199,8 +227,7 @@ public final class Explainer {
             }
         }
         if (definitions.isEmpty()) {
-            Optional<DwarfEvidence.Verdict> verdict = dwarf.siteless(
-                    function, copies.stream().map(Explanation.Copy::address).toList());
+            Optional<DwarfEvidence.Verdict> verdict = dwarf.siteless(function, copies, aliases);
             if (verdict.isPresent()) {
                 evidence.addAll(verdict.get().evidence());
                 return new Explanation(function, false, verdict.get().reason(), all, evidence);
