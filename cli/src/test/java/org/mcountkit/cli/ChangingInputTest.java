@@ -3,6 +3,7 @@ package org.mcountkit.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +23,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.Failure;
+import org.mcountkit.core.InputException;
 import org.mcountkit.core.Outcome;
+import org.mcountkit.core.PatchMode;
+import org.mcountkit.core.PatchOptions;
+import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.testkit.Command;
@@ -127,6 +133,46 @@ class ChangingInputTest {
             assertArrayEquals(Arrays.copyOf(original, half), Files.readAllBytes(file));
             assertNoLitter();
         }
+    }
+
+    /**
+     * Truncated once mapped, before its contents are read: record, patch and prune each refuse it
+     * in one line (the JVM's error for a read past the end of a mapping is not let through) and
+     * leave it as it is now.
+     */
+    @Test
+    void shrunkUnderItsMappingIsOneLineForRecordPatchAndPrune() throws Exception {
+        Path recorded = Files.write(dir.resolve("recorded.o"), mapped);
+        RacingWriters.record(recorded, RecordOptions.DEFAULT, RaceWindows.NONE);
+        byte[] withTable = Files.readAllBytes(recorded);
+        Map<String, java.util.function.Function<Path, Object>> runs = new java.util.LinkedHashMap<>();
+        RaceWindows shrink = new RaceWindows() {
+            @Override
+            public void afterOpen(Path path) throws IOException {
+                truncate(path, 64);
+            }
+        };
+        runs.put("patch", f -> RacingWriters.patch(f, new PatchOptions(PatchMode.NOP, false, null), shrink));
+        runs.put("prune", f -> RacingWriters.prune(f, PruneOptions.DEFAULT, shrink));
+        for (Map.Entry<String, java.util.function.Function<Path, Object>> run : runs.entrySet()) {
+            Path file = Files.write(dir.resolve(run.getKey() + ".o"), withTable);
+            InputException e =
+                    assertThrows(InputException.class, () -> run.getValue().apply(file), run.getKey());
+            assertEquals(Failure.CHANGED_WHILE_READ, e.failure(), run.getKey());
+            assertEquals(
+                    "the file changed while it was read (its size went from " + withTable.length
+                            + " to 64 bytes): left as it is now",
+                    e.getMessage(),
+                    run.getKey());
+            assertArrayEquals(Arrays.copyOf(withTable, 64), Files.readAllBytes(file));
+        }
+        Path file = Files.write(dir.resolve("obj.o"), mapped);
+        assertFailed(
+                record(file, shrink),
+                Failure.CHANGED_WHILE_READ,
+                "the file changed while it was read (its size went from " + mapped.length
+                        + " to 64 bytes): left as it is now");
+        assertNoLitter();
     }
 
     /** Rewritten in place with as many bytes: only the modification time tells. */

@@ -154,7 +154,14 @@ public final class ElfFiles {
             races.beforeOpen(path);
             FileChannel channel = FileChannel.open(
                     path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-            return read(path, file.identity(), file::now, channel);
+            ElfFile opened = read(path, file.identity(), file::now, channel);
+            try {
+                races.afterOpen(path);
+            } catch (IOException | RuntimeException e) {
+                opened.close();
+                throw e;
+            }
+            return opened;
         } catch (IOException e) {
             throw unreadable(e);
         }

@@ -17,6 +17,9 @@ public interface RaceWindows {
     /** The file was found to be a regular file and is about to be opened. */
     default void beforeOpen(Path file) throws IOException {}
 
+    /** The file was opened (a large one mapped) and checked; its contents are about to be read. */
+    default void afterOpen(Path file) throws IOException {}
+
     /** The file was read and its new contents made; it is about to be replaced. */
     default void beforeReplace(Path file) throws IOException {}
 }

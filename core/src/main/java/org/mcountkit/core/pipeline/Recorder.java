@@ -61,23 +61,7 @@ public final class Recorder {
     }
 
     private FileReport recordFile(Path path, RecordOptions options, LitterIndex litter) {
-        AtomicFile.Existing existing = ElfFiles.resolveForReplacing(path);
-        try {
-            return recordFile(path, existing, options, litter);
-        } catch (InternalError e) {
-            // What the JVM throws when a mapped file shrinks under a read (SIGBUS); the new file,
-            // if begun, was discarded with its private directory.
-            throw ElfFiles.changed(changeOf(existing));
-        }
-    }
-
-    private static String changeOf(AtomicFile.Existing existing) {
-        try {
-            String change = existing.identity().change(existing.now());
-            return change == null ? "it shrank while being read" : change;
-        } catch (IOException e) {
-            return "it can no longer be read: " + IoReason.of(e);
-        }
+        return Rewrite.of(path, existing -> recordFile(path, existing, options, litter));
     }
 
     private FileReport recordFile(Path path, AtomicFile.Existing existing, RecordOptions options, LitterIndex litter) {

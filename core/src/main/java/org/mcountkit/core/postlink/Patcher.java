@@ -34,6 +34,7 @@ import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.RelocationRetirer;
+import org.mcountkit.core.pipeline.Rewrite;
 import org.mcountkit.core.pipeline.Rewriting;
 import org.mcountkit.core.pipeline.SiteState;
 
@@ -64,8 +65,11 @@ public final class Patcher {
      * @throws InputException when the file cannot be read or written, or the call target is unknown
      */
     public PatchResult patch(Path path, PatchOptions options) {
+        return Rewrite.of(path, existing -> patch(path, existing, options));
+    }
+
+    private PatchResult patch(Path path, AtomicFile.Existing existing, PatchOptions options) {
         long start = System.nanoTime();
-        AtomicFile.Existing existing = ElfFiles.resolveForReplacing(path);
         try (ElfImage image = ElfImage.openForReplacing(existing, rewriting.backends(), rewriting.races())) {
             if (image.relocatable() && options.mode() == PatchMode.CALL) {
                 throw new InputException(

@@ -29,6 +29,7 @@ import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.RelocationRetirer;
+import org.mcountkit.core.pipeline.Rewrite;
 import org.mcountkit.core.pipeline.Rewriting;
 import org.mcountkit.core.pipeline.TableSites;
 
@@ -63,9 +64,13 @@ public final class Pruner {
      *     not rewrite, or when it cannot be written
      */
     public PruneResult prune(Path path, PruneOptions options) {
-        long start = System.nanoTime();
         // A dry run only reads; a run that may write resolves the file once, refusing a read-only one.
-        AtomicFile.Existing existing = options.dryRun() ? null : ElfFiles.resolveForReplacing(path);
+        return options.dryRun() ? pruneFile(path, null) : Rewrite.of(path, existing -> pruneFile(path, existing));
+    }
+
+    /** Prunes {@code path}, resolved as {@code existing} (null for a dry run, which only reads). */
+    private PruneResult pruneFile(Path path, AtomicFile.Existing existing) {
+        long start = System.nanoTime();
         try (ElfImage image = existing == null
                 ? ElfImage.open(path, rewriting.backends())
                 : ElfImage.openForReplacing(existing, rewriting.backends(), rewriting.races())) {
