@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
@@ -72,7 +73,8 @@ final class PatchCommand extends CommandHelp implements Callable<Integer> {
         PrintWriter out = context.out();
         Reporter reporter = context.reporter();
         Mcountkit mcountkit = context.mcountkit();
-        PatchOptions options = new PatchOptions(mode.nop ? PatchMode.NOP : PatchMode.CALL, tableOnly, target);
+        PatchOptions options =
+                new PatchOptions(mode.nop ? PatchMode.NOP : PatchMode.CALL, tableOnly, Optional.ofNullable(target));
         return context.eachFile(files, file -> mcountkit.patch(file, options), (file, result) -> {
             for (PatchResult.Refusal r : result.refused()) {
                 reporter.failed(

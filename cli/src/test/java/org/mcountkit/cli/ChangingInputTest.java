@@ -16,6 +16,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -152,7 +153,8 @@ class ChangingInputTest {
                 truncate(path, 64);
             }
         };
-        runs.put("patch", f -> RacingWriters.patch(f, new PatchOptions(PatchMode.NOP, false, null), shrink));
+        runs.put(
+                "patch", f -> RacingWriters.patch(f, new PatchOptions(PatchMode.NOP, false, Optional.empty()), shrink));
         runs.put("prune", f -> RacingWriters.prune(f, PruneOptions.DEFAULT, shrink));
         for (Map.Entry<String, java.util.function.Function<Path, Object>> run : runs.entrySet()) {
             Path file = Files.write(dir.resolve(run.getKey() + ".o"), withTable);

@@ -17,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,7 +88,7 @@ class WriteSafetyTest {
         PATCH {
             @Override
             void run(Path file, RaceWindows races) {
-                RacingWriters.patch(file, new PatchOptions(PatchMode.NOP, false, null), races);
+                RacingWriters.patch(file, new PatchOptions(PatchMode.NOP, false, Optional.empty()), races);
             }
         },
         PRUNE {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -152,7 +153,8 @@ class MipsLinkedProgramTest {
         assertEquals(CALLS, clean.checked());
         byte[] before = Files.readAllBytes(prog);
         InputException refused = assertThrows(
-                InputException.class, () -> mcountkit.patch(prog, new PatchOptions(PatchMode.NOP, false, null)));
+                InputException.class,
+                () -> mcountkit.patch(prog, new PatchOptions(PatchMode.NOP, false, Optional.empty())));
         assertTrue(refused.getMessage().contains("-mlong-calls"), refused.getMessage());
         assertArrayEquals(before, Files.readAllBytes(prog));
     }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -286,7 +287,7 @@ class PowerpcLinkedProgramTest {
 
         InputException e = assertThrows(
                 InputException.class,
-                () -> mcountkit.patch(prog, new PatchOptions(PatchMode.CALL, false, "far_tracer")));
+                () -> mcountkit.patch(prog, new PatchOptions(PatchMode.CALL, false, Optional.of("far_tracer"))));
 
         assertTrue(
                 e.getMessage()

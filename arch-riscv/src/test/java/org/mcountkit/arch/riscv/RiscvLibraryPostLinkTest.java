@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -134,7 +135,7 @@ class RiscvLibraryPostLinkTest {
         List<Long> jals = offsets(Disassembly.of(image).jalsTo("_mcount"));
         byte[] before = Files.readAllBytes(image);
 
-        PatchResult result = mcountkit.patch(image, new PatchOptions(PatchMode.NOP, false, null));
+        PatchResult result = mcountkit.patch(image, new PatchOptions(PatchMode.NOP, false, Optional.empty()));
 
         assertEquals(6, result.patched(), result.toString());
         assertTrue(result.refused().isEmpty());
@@ -167,9 +168,9 @@ class RiscvLibraryPostLinkTest {
         List<Long> pairs = offsets(Disassembly.of(image).auipcJalrTo("_mcount"));
         byte[] linked = Files.readAllBytes(image);
 
-        PatchResult nop = mcountkit.patch(image, new PatchOptions(PatchMode.NOP, false, null));
+        PatchResult nop = mcountkit.patch(image, new PatchOptions(PatchMode.NOP, false, Optional.empty()));
         Disassembly after = Disassembly.of(image);
-        PatchResult call = mcountkit.patch(image, new PatchOptions(PatchMode.CALL, false, null));
+        PatchResult call = mcountkit.patch(image, new PatchOptions(PatchMode.CALL, false, Optional.empty()));
 
         assertEquals(6, pairs.size(), pairs.toString());
         assertEquals(6, nop.patched(), nop.toString());

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.CallSite;
@@ -109,7 +110,8 @@ class S390LinkedProgramTest {
 
         Path patched = Files.copy(prog, dir.resolve("pg.patched"));
         InputException refused = assertThrows(
-                InputException.class, () -> mcountkit.patch(patched, new PatchOptions(PatchMode.NOP, false, null)));
+                InputException.class,
+                () -> mcountkit.patch(patched, new PatchOptions(PatchMode.NOP, false, Optional.empty())));
 
         assertTrue(refused.getMessage().contains("gcc's -pg sequence has none"), refused.getMessage());
         assertArrayEquals(Files.readAllBytes(prog), Files.readAllBytes(patched), "the image is untouched");

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.FileReport;
@@ -190,7 +191,8 @@ class ShRecordEdgesTest {
         byte[] before = Files.readAllBytes(object);
 
         InputException e = assertThrows(
-                InputException.class, () -> mcountkit.patch(object, new PatchOptions(PatchMode.NOP, false, null)));
+                InputException.class,
+                () -> mcountkit.patch(object, new PatchOptions(PatchMode.NOP, false, Optional.empty())));
 
         assertEquals(
                 ".text+0xc: an SH site's NOP is the address after its literal-pool word (ftrace_nop_replace),"

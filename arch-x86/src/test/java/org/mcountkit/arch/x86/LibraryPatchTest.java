@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,8 +39,8 @@ import org.mcountkit.core.testkit.Toolchain;
  */
 class LibraryPatchTest {
 
-    private static final PatchOptions NOP = new PatchOptions(PatchMode.NOP, false, null);
-    private static final PatchOptions CALL = new PatchOptions(PatchMode.CALL, false, null);
+    private static final PatchOptions NOP = new PatchOptions(PatchMode.NOP, false, Optional.empty());
+    private static final PatchOptions CALL = new PatchOptions(PatchMode.CALL, false, Optional.empty());
     private static final byte[] NOT_A_SITE = {(byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90, (byte) 0x90};
 
     @TempDir
@@ -170,7 +171,7 @@ class LibraryPatchTest {
                 TableOracle.addresses(image, "__mcount_loc").stream().sorted().toList();
         List<Long> untabled = calls.stream().filter(c -> !words.contains(c)).toList();
 
-        PatchResult tableOnly = mcountkit.patch(image, new PatchOptions(PatchMode.NOP, true, null));
+        PatchResult tableOnly = mcountkit.patch(image, new PatchOptions(PatchMode.NOP, true, Optional.empty()));
         List<Long> left = p.hookCallAddresses(image);
         PatchResult all = mcountkit.patch(image, NOP);
 

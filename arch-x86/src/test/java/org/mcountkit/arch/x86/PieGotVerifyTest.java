@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -159,7 +160,7 @@ class PieGotVerifyTest {
         Path pie = p.link("pie", List.of("-pie"), object, p.hook("__fentry__"));
         List<Long> words = TableOracle.addresses(pie, "__mcount_loc");
 
-        PatchResult result = mcountkit.patch(pie, new PatchOptions(PatchMode.NOP, true, null));
+        PatchResult result = mcountkit.patch(pie, new PatchOptions(PatchMode.NOP, true, Optional.empty()));
 
         assertEquals(5, result.patched(), result.toString());
         X86Disassembly code = X86Disassembly.of(Toolchain.X86_64, pie);

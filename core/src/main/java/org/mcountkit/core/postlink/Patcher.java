@@ -137,10 +137,11 @@ public final class Patcher {
             if (!relocatable) {
                 expectedCalls.putAll(image.hooks().defined());
             }
-            this.callTarget = options.mode() == PatchMode.CALL || options.target() != null
-                    ? Optional.of(callTarget())
-                    : Optional.empty();
-            callTarget.ifPresent(t -> expectedCalls.putIfAbsent(t.address(), options.target()));
+            this.callTarget =
+                    options.mode() == PatchMode.CALL || options.target().isPresent()
+                            ? Optional.of(callTarget())
+                            : Optional.empty();
+            callTarget.ifPresent(t -> options.target().ifPresent(name -> expectedCalls.putIfAbsent(t.address(), name)));
             this.out = ElfAppender.inPlace(file, image.abi().relocationInfo());
             this.retirer = new RelocationRetirer(image, out);
         }
@@ -292,7 +293,7 @@ public final class Patcher {
         }
 
         private Target callTarget() {
-            if (options.target() == null) {
+            if (options.target().isEmpty()) {
                 if (image.hooks().defined().isEmpty()) {
                     throw new InputException(
                             Failure.UNUSABLE_SITES,
@@ -307,12 +308,13 @@ public final class Patcher {
             }
             for (Symbol named : file.symbols()) {
                 Symbol s = image.atCode(named);
-                if (s.name().equals(options.target()) && s.isInSection()) {
+                if (s.name().equals(options.target().get()) && s.isInSection()) {
                     return target(image.backend().functionAddress(image.target(), s), s);
                 }
             }
             throw new InputException(
-                    Failure.UNUSABLE_SITES, "--target " + options.target() + ": no such symbol defined in this image");
+                    Failure.UNUSABLE_SITES,
+                    "--target " + options.target().get() + ": no such symbol defined in this image");
         }
     }
 }

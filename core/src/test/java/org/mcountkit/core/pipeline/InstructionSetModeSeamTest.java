@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -151,7 +152,7 @@ class InstructionSetModeSeamTest {
 
         PatchResult result = new Patcher(
                         new Rewriting(new Backends(List.of(backend)), NOPLogger.NOP_LOGGER, RaceWindows.NONE))
-                .patch(object, new PatchOptions(PatchMode.NOP, false, null));
+                .patch(object, new PatchOptions(PatchMode.NOP, false, Optional.empty()));
 
         assertEquals(3, result.patched(), result.toString());
         assertEquals(Map.of(0x4, THUMB, 0x18, ARM, 0x2c, THUMB), modeAt);

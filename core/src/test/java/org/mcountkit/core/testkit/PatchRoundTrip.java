@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
@@ -29,10 +30,10 @@ public final class PatchRoundTrip {
     public static void check(Mcountkit mcountkit, Path image, Path copy, int sites, NoppedCheck whenNopped)
             throws IOException {
         Files.copy(image, copy);
-        PatchResult nop = mcountkit.patch(copy, new PatchOptions(PatchMode.NOP, false, null));
+        PatchResult nop = mcountkit.patch(copy, new PatchOptions(PatchMode.NOP, false, Optional.empty()));
         assertEquals(sites, nop.patched(), nop.toString());
         whenNopped.check(copy);
-        PatchResult call = mcountkit.patch(copy, new PatchOptions(PatchMode.CALL, false, null));
+        PatchResult call = mcountkit.patch(copy, new PatchOptions(PatchMode.CALL, false, Optional.empty()));
         assertEquals(sites, call.patched(), call.toString());
         assertArrayEquals(Files.readAllBytes(image), Files.readAllBytes(copy), "--nop then --call is the identity");
     }
