@@ -131,7 +131,7 @@ final class FunctionsCommand extends CommandHelp implements Callable<Integer> {
                 s.tableWords(), s.zeros(), s.outsideText(), s.atBoot(), s.initFreed(), s.afterBoot());
         w.printf("modules: %d records, %d freed with their init text%n", s.moduleRecords(), s.moduleInitFreed());
         w.printf("invalid: %d listed as __ftrace_invalid_address___N%n", s.invalid());
-        w.printf("dyn_ftrace_total_info: %d%n", s.total());
+        w.printf("dyn_ftrace_total_info: %d pages:%d groups: %d%n", s.total(), s.pages(), s.groups());
         for (String a : list.assumptions()) {
             w.printf("assumed: %s%n", a);
         }

@@ -125,10 +125,11 @@ class FunctionsCommandTest {
                                 + " 5 after boot",
                         "modules: 0 records, 0 freed with their init text",
                         "invalid: 1 listed as __ftrace_invalid_address___N",
-                        "dyn_ftrace_total_info: 5",
+                        "dyn_ftrace_total_info: 5 pages:1 groups: 1",
                         "assumed: BUILDTIME_MCOUNT_SORT on (this machine's default)",
                         "assumed: X86_KERNEL_IBT off (no __ibt_endbr_seal)",
-                        "assumed: MODULE_UNLOAD on (needed to remove modules)"),
+                        "assumed: MODULE_UNLOAD on (needed to remove modules)",
+                        "assumed: PAGE_SIZE 4096 (the usual default)"),
                 summary.out().lines().toList());
     }
 

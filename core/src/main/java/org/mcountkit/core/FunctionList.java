@@ -2,6 +2,7 @@ package org.mcountkit.core;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.mcountkit.core.ftrace.RecordPages;
 
 /**
  * What a kernel's ftrace will list: every word of vmlinux's table and of each module's, in the
@@ -18,6 +19,7 @@ public record FunctionList(
         String releaseSource,
         String configSource,
         boolean sortedAtBoot,
+        RecordMemory memory,
         List<FtraceRecord> records,
         List<String> assumptions) {
 
@@ -67,8 +69,20 @@ public record FunctionList(
         }
         int atBoot = listed + initFreed;
         int bootLine = release.atLeast(6, 12) ? atBoot : words;
+        RecordPages.Count pages = RecordPages.of(records, release, memory);
         return new Summary(
-                words, zeros, outside, bootLine, atBoot, initFreed, listed, moduleRecords, moduleInitFreed, invalid);
+                words,
+                zeros,
+                outside,
+                bootLine,
+                atBoot,
+                initFreed,
+                listed,
+                moduleRecords,
+                moduleInitFreed,
+                invalid,
+                pages.pages(),
+                pages.groups());
     }
 
     /**
@@ -79,7 +93,8 @@ public record FunctionList(
      * {@code afterBoot} left; {@code moduleRecords} the modules' records once their init is over
      * ({@code moduleInitFreed} dropped with their init regions); {@code invalid} records listed as
      * {@code __ftrace_invalid_address___N}. {@link #total}: what {@code dyn_ftrace_total_info}
-     * starts with once the modules are loaded.
+     * starts with once the modules are loaded; {@code pages} and {@code groups} what it goes on
+     * with ({@code N pages:P groups: G}).
      */
     public record Summary(
             int tableWords,
@@ -91,7 +106,9 @@ public record FunctionList(
             int afterBoot,
             int moduleRecords,
             int moduleInitFreed,
-            int invalid) {
+            int invalid,
+            int pages,
+            int groups) {
 
         public int total() {
             return afterBoot + moduleRecords;

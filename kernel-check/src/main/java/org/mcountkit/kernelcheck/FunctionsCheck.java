@@ -21,7 +21,7 @@ final class FunctionsCheck {
     static final String BEGIN = "kernel-check: functions begin";
     static final String END = "kernel-check: functions end";
     private static final Pattern SUMMARY_BOOT = Pattern.compile("^ftrace: allocating ([0-9]+) entries$");
-    private static final Pattern SUMMARY_TOTAL = Pattern.compile("^dyn_ftrace_total_info: ([0-9]+)$");
+    private static final Pattern SUMMARY_TOTAL = Pattern.compile("^dyn_ftrace_total_info: (.*)$");
     private static final Pattern MODULE_LINE = Pattern.compile("^(\\S+) (.*) \\[(\\S+)\\]$");
 
     private FunctionsCheck() {}
@@ -131,7 +131,7 @@ final class FunctionsCheck {
         count("ftrace: allocating N entries", boot.allocating(), match(SUMMARY_BOOT, summary), kernel, lines, reasons);
         count(
                 "dyn_ftrace_total_info",
-                live.totalInfo().map(t -> t.split(" ")[0]),
+                live.totalInfo().map(t -> t.replaceAll("\\s+", " ")),
                 match(SUMMARY_TOTAL, summary),
                 kernel,
                 lines,

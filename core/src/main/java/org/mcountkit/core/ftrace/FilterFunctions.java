@@ -93,6 +93,7 @@ public final class FilterFunctions {
                     releaseSource,
                     kconfig.source(),
                     rules.sortsAtBoot(),
+                    rules.memory(),
                     records,
                     assumptions);
         }

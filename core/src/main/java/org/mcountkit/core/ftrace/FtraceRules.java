@@ -2,10 +2,12 @@ package org.mcountkit.core.ftrace;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.core.KernelRelease;
+import org.mcountkit.core.RecordMemory;
 
 /**
  * The rules by which a kernel's ftrace turns its table into records and names them, for one
@@ -46,6 +48,7 @@ public record FtraceRules(
         OptionalLong maxOffset,
         boolean moduleInitSections,
         boolean moduleExitIsInit,
+        RecordMemory memory,
         List<String> assumptions) {
 
     public FtraceRules {
@@ -94,8 +97,65 @@ public record FtraceRules(
             assumptions.add("MODULE_UNLOAD on (needed to remove modules)");
             return true;
         });
+        RecordMemory memory = new RecordMemory(
+                pageSize(target, config, assumptions), entrySize(target, config, arm, ppc, assumptions));
         return new FtraceRules(
-                release, at612, at612, !buildTimeSort, arm ? ~1L : -1L, maxOffset, !ppc64, !unload, assumptions);
+                release,
+                at612,
+                at612,
+                !buildTimeSort,
+                arm ? ~1L : -1L,
+                maxOffset,
+                !ppc64,
+                !unload,
+                memory,
+                assumptions);
+    }
+
+    /** The options that set {@code PAGE_SIZE}, each machine's and 6.12's generic ones, with their sizes. */
+    private static final List<Map.Entry<String, Integer>> PAGE_SIZE_OPTIONS = List.of(
+            Map.entry("ARM64_16K_PAGES", 16384),
+            Map.entry("ARM64_64K_PAGES", 65536),
+            Map.entry("PPC_16K_PAGES", 16384),
+            Map.entry("PPC_64K_PAGES", 65536),
+            Map.entry("PPC_256K_PAGES", 262144),
+            Map.entry("PAGE_SIZE_8KB", 8192),
+            Map.entry("PAGE_SIZE_16KB", 16384),
+            Map.entry("PAGE_SIZE_32KB", 32768),
+            Map.entry("PAGE_SIZE_64KB", 65536),
+            Map.entry("PAGE_SIZE_256KB", 262144));
+
+    /** {@code PAGE_SIZE}: sparc64's fixed 8 KiB, else the configured size, else 4 KiB. */
+    private static int pageSize(ElfTarget target, KernelConfig config, List<String> assumptions) {
+        if (target.machine() == ElfMachine.EM_SPARCV9.number()) {
+            return 8192;
+        }
+        if (!config.known()) {
+            assumptions.add("PAGE_SIZE 4096 (the usual default)");
+            return 4096;
+        }
+        return PAGE_SIZE_OPTIONS.stream()
+                .filter(o -> config.on(o.getKey()))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElse(4096);
+    }
+
+    /**
+     * {@code sizeof(struct dyn_ftrace)}: {@code ip} and {@code flags}, and {@code struct
+     * dyn_arch_ftrace}, which holds a module pointer on powerpc, and on arm with
+     * {@code CONFIG_ARM_MODULE_PLTS}; empty on the others here.
+     */
+    private static int entrySize(
+            ElfTarget target, KernelConfig config, boolean arm, boolean ppc, List<String> assumptions) {
+        int word = target.pointerSize();
+        boolean modulePointer = ppc
+                || (arm
+                        && config.enabled("ARM_MODULE_PLTS").orElseGet(() -> {
+                            assumptions.add("ARM_MODULE_PLTS on (its default with modules)");
+                            return true;
+                        }));
+        return (modulePointer ? 3 : 2) * word;
     }
 
     /** ppc64 ELFv2 (little-endian) kernels built by gcc take -mprofile-kernel; ELFv1 ones cannot. */

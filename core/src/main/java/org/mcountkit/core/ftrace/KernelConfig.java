@@ -39,6 +39,11 @@ public record KernelConfig(Map<String, String> values, String source) {
         return Optional.of(v != null && (v.equals("y") || v.equals("m")));
     }
 
+    /** True when a configuration was read (not {@link #UNKNOWN}). */
+    public boolean known() {
+        return !values.isEmpty();
+    }
+
     /** True when the configuration is known and enables {@code name}. */
     public boolean on(String name) {
         return enabled(name).orElse(false);

@@ -49,6 +49,8 @@ public final class FunctionListJsonWriter {
         json.writeNumberField("moduleInitFreed", s.moduleInitFreed());
         json.writeNumberField("invalid", s.invalid());
         json.writeNumberField("total", s.total());
+        json.writeNumberField("pages", s.pages());
+        json.writeNumberField("groups", s.groups());
         json.writeEndObject();
         json.writeArrayFieldStart("records");
         for (FtraceRecord r : list.records()) {

@@ -13,6 +13,7 @@ import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.core.KernelRelease;
+import org.mcountkit.core.RecordMemory;
 
 /** ftrace's rules per release, machine and configuration, each as the kernel's sources state it (FtraceRules' list). */
 class FtraceRulesTest {
@@ -45,6 +46,41 @@ class FtraceRulesTest {
         assertFalse(old.bootLineCountsKept());
         assertTrue(now.skipsOutsideText());
         assertTrue(now.bootLineCountsKept());
+    }
+
+    /** sizeof(struct dyn_ftrace) from each asm/ftrace.h, PAGE_SIZE from the options (sparc64's fixed 8 KiB). */
+    @Test
+    void recordMemoryIsTheMachinesPageAndDynFtraceSize() {
+        ElfTarget sparc64 = new ElfTarget(ElfMachine.EM_SPARCV9.number(), ElfClass.ELF64, Endian.BIG, 0);
+        ElfTarget arm64 = new ElfTarget(ElfMachine.EM_AARCH64.number(), ElfClass.ELF64, Endian.LITTLE, 0);
+
+        assertEquals(
+                new RecordMemory(4096, 16),
+                FtraceRules.of(V61, X86_64, config(), false).memory());
+        assertEquals(
+                new RecordMemory(4096, 24),
+                FtraceRules.of(V61, PPC64LE, config(), false).memory());
+        assertEquals(
+                new RecordMemory(65536, 24),
+                FtraceRules.of(V612, PPC64, config("PPC_64K_PAGES"), false).memory());
+        assertEquals(
+                new RecordMemory(4096, 8),
+                FtraceRules.of(V61, ARM, config(), false).memory());
+        assertEquals(
+                new RecordMemory(4096, 12),
+                FtraceRules.of(V61, ARM, config("ARM_MODULE_PLTS"), false).memory());
+        assertEquals(
+                new RecordMemory(4096, 8),
+                FtraceRules.of(V61, MIPS, config(), false).memory());
+        assertEquals(
+                new RecordMemory(8192, 16),
+                FtraceRules.of(V61, sparc64, config(), false).memory());
+        assertEquals(
+                new RecordMemory(65536, 16),
+                FtraceRules.of(V61, arm64, config("ARM64_64K_PAGES"), false).memory());
+        assertTrue(FtraceRules.of(V61, X86_64, KernelConfig.UNKNOWN, false)
+                .assumptions()
+                .contains("PAGE_SIZE 4096 (the usual default)"));
     }
 
     @Test
