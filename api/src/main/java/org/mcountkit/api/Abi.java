@@ -33,6 +33,8 @@ public record Abi(
         Set<String> hooks,
         RelocationTypes relocations,
         Map<Integer, Integer> callFieldOffsets,
+        Set<Integer> linkedOnlyCalls,
+        Set<Integer> companionRelocations,
         int tableRelocation,
         int noneRelocation,
         boolean rela,
@@ -54,6 +56,8 @@ public record Abi(
         Objects.requireNonNull(endian, "endian");
         hooks = Set.copyOf(hooks);
         callFieldOffsets = Map.copyOf(callFieldOffsets);
+        linkedOnlyCalls = Set.copyOf(linkedOnlyCalls);
+        companionRelocations = Set.copyOf(companionRelocations);
         symbolSlotRelocations = Set.copyOf(symbolSlotRelocations);
         Objects.requireNonNull(relocations, "relocations");
         Objects.requireNonNull(relocationInfo, "relocationInfo");
@@ -102,6 +106,8 @@ public record Abi(
         private Set<String> hooks = Set.of();
         private RelocationTypes relocations;
         private final Map<Integer, Integer> callFieldOffsets = new HashMap<>();
+        private final Set<Integer> linkedOnlyCalls = new java.util.HashSet<>();
+        private final Set<Integer> companionRelocations = new java.util.HashSet<>();
         private int tableRelocation = -1;
         private int noneRelocation;
         private boolean rela = true;
@@ -159,6 +165,30 @@ public record Abi(
         public Builder calls(int fieldOffset, RelocationType... types) {
             for (RelocationType type : types) {
                 callFieldOffsets.put(type.number(), fieldOffset);
+            }
+            return this;
+        }
+
+        /**
+         * Relocations that mark a call only in a linked image, where the linker relaxed the
+         * compiler's call to a shorter form (RISC-V's {@code R_RISCV_JAL}); core refuses them in an
+         * object. Also {@link #calls} relocations, at {@code fieldOffset}.
+         */
+        public Builder linkedCalls(int fieldOffset, RelocationType... types) {
+            calls(fieldOffset, types);
+            for (RelocationType type : types) {
+                linkedOnlyCalls.add(type.number());
+            }
+            return this;
+        }
+
+        /**
+         * Relocations that accompany a call's own relocation at the same place and mark nothing
+         * of their own (RISC-V's {@code R_RISCV_RELAX}): neither a site nor a reference.
+         */
+        public Builder companions(RelocationType... types) {
+            for (RelocationType type : types) {
+                companionRelocations.add(type.number());
             }
             return this;
         }
@@ -279,6 +309,8 @@ public record Abi(
                     hooks,
                     relocations,
                     callFieldOffsets,
+                    linkedOnlyCalls,
+                    companionRelocations,
                     tableRelocation,
                     noneRelocation,
                     rela,

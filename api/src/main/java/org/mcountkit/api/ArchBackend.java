@@ -53,10 +53,26 @@ public interface ArchBackend {
     }
 
     /**
-     * Judges one relocation against a hook: a call site (its first byte and length, checked
-     * against the bytes), a rejection with a reason, or a further relocation of a site.
+     * Judges a relocation against a hook that core's reading of {@link #decode} did not settle:
+     * one of the {@link Abi#callFieldOffsets call relocations} where decode reads neither a call
+     * nor a jump, or a relocation the ABI does not declare. By default a rejection: the bytes
+     * there, or a reference that uses the hook's address. A backend overrides it only for what
+     * one decoded instruction cannot show (a call spread over several relocations, MIPS's long
+     * call, nds32's {@code sethi/ori/jral}): a call site (its first byte and length), a rejection
+     * with a reason, or a further relocation of a site.
      */
-    Recognition recognize(HookReference reference);
+    default Recognition recognize(HookReference reference) {
+        Integer back = reference.abi().callFieldOffsets().get(reference.type());
+        if (back == null) {
+            return reference.notACall("reference (uses the hook's address)");
+        }
+        long at = reference.offset() - back;
+        StringBuilder bytes = new StringBuilder();
+        for (long i = at; i < at + 4 && reference.byteAt(i) >= 0; i++) {
+            bytes.append(bytes.length() == 0 ? "" : " ").append(String.format("%02x", reference.byteAt(i)));
+        }
+        return reference.notACall("on the bytes " + bytes + ", which are not a call");
+    }
 
     /**
      * What the bytes at {@code offset} of {@code code} hold: a call (with its target), the site's

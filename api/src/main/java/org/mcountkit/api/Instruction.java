@@ -52,6 +52,16 @@ public sealed interface Instruction {
         }
     }
 
+    /**
+     * A jump that does not return (arm64's {@code b}, RISC-V's {@code j} and {@code auipc + jr},
+     * x86's {@code jmp}): at a hook, a tail call, which ftrace cannot patch as a call site.
+     */
+    record Jump(int length) implements Instruction {
+        public Jump {
+            requirePositive(length);
+        }
+    }
+
     /** The NOP ftrace writes over a disabled site (the kernel's own bytes for this machine and mode). */
     record Nop(int length) implements Instruction {
         public Nop {

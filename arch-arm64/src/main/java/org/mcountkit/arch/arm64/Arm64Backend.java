@@ -9,11 +9,9 @@ import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
-import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.api.Recognition;
 import org.mcountkit.api.RelocationType;
 import org.mcountkit.api.RelocationTypes;
 
@@ -73,6 +71,7 @@ public final class Arm64Backend extends AbstractArchBackend {
                 .hooks(HOOK)
                 .relocations(Relocations.TABLE, Relocations.R_AARCH64_ABS64)
                 .none(Relocations.R_AARCH64_NONE)
+                .calls(0, Relocations.R_AARCH64_CALL26, Relocations.R_AARCH64_JUMP26)
                 // A PIE's (and a relocatable kernel's) pointers, table words included, are RELATIVE addends.
                 .slotRelocations(
                         Relocations.R_AARCH64_RELATIVE,
@@ -83,34 +82,14 @@ public final class Arm64Backend extends AbstractArchBackend {
     }
 
     @Override
-    public Recognition recognize(HookReference ref) {
-        long at = ref.offset();
-        boolean call = Relocations.R_AARCH64_CALL26.is(ref.type());
-        boolean jump = Relocations.R_AARCH64_JUMP26.is(ref.type());
-        if (!call && !jump) {
-            return ref.notACall("reference (uses the hook's address)");
-        }
-        if (!ref.hasAligned(at, Arm64Instructions.LENGTH)) {
-            return ref.notACall("at a misaligned or truncated instruction");
-        }
-        if (jump) {
-            return ref.notACall("is a jump (a tail call to the hook)");
-        }
-        int word = Arm64Instructions.word(ref.code(), (int) at);
-        if (!Arm64Instructions.isBl(word)) {
-            return ref.notACall(String.format("on the word %08x, which is not a bl", word));
-        }
-        return Recognition.site(at, Arm64Instructions.LENGTH);
-    }
-
-    @Override
     public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return Arm64Encodings.INSTANCE;
     }
 
     /**
      * {@code bl}; the with-regs pair {@code mov x9, x30; bl} the kernel writes over a two-NOP
-     * patchable entry, read as one 8-byte call; {@code nop}. Every instruction is one aligned word.
+     * patchable entry, read as one 8-byte call; {@code b}, a jump; {@code nop}. Every instruction
+     * is one aligned word.
      */
     @Override
     public Instruction decode(Code code, int offset) {
@@ -124,6 +103,9 @@ public final class Arm64Backend extends AbstractArchBackend {
         if (Arm64Instructions.isBl(word)) {
             return new Instruction.Call(
                     Arm64Instructions.LENGTH, Arm64Instructions.branchTarget(word, code.addressOf(offset)));
+        }
+        if (Arm64Instructions.isB(word)) {
+            return new Instruction.Jump(Arm64Instructions.LENGTH);
         }
         int next = offset + Arm64Instructions.LENGTH;
         if (word == Arm64Instructions.MOV_X9_X30 && code.has(next, Arm64Instructions.LENGTH)) {

@@ -18,6 +18,8 @@ final class Arm64Instructions {
 
     /** {@code bl imm26}: bits 31..26 are 100101; the target is the word's address + imm26 * 4. */
     private static final int BL = 0x94000000;
+    /** {@code b}: the same branch without the link. */
+    private static final int B = 0x14000000;
 
     private static final int OPCODE_MASK = 0xfc000000;
     private static final int IMM26_MASK = 0x03ffffff;
@@ -42,6 +44,10 @@ final class Arm64Instructions {
 
     static boolean isBl(int word) {
         return (word & OPCODE_MASK) == BL;
+    }
+
+    static boolean isB(int word) {
+        return (word & OPCODE_MASK) == B;
     }
 
     /** Where the {@code bl} {@code word} at {@code address} goes. */

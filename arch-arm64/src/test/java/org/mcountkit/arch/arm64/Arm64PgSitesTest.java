@@ -106,7 +106,7 @@ class Arm64PgSitesTest {
                 List.of(call.place() + " 4 " + call.function() + " _mcount relocation"),
                 SiteText.lines(report.sites()));
         assertTrue(
-                hasWarning(report, jump.section(), jump.offset(), "R_AARCH64_JUMP26 is a jump (a tail call"),
+                hasWarning(report, jump.section(), jump.offset(), "R_AARCH64_JUMP26 on a jump (a tail call to the hook)"),
                 report.diagnostics().toString());
     }
 
@@ -132,7 +132,7 @@ class Arm64PgSitesTest {
     }
 
     @Test
-    void aCallRelocationOnAnInstructionThatIsNotABlIsRejectedWithTheWord() {
+    void aCallRelocationOnAnInstructionThatIsNotABlIsRejectedWithItsBytes() {
         // a hand-made object: gas puts R_AARCH64_CALL26 _mcount on a nop
         Path source = Samples.write(dir, "odd.s", """
                     .text
@@ -150,7 +150,7 @@ class Arm64PgSitesTest {
 
         assertEquals(List.of(), report.sites());
         assertTrue(
-                hasWarning(report, ".text", 0, "not a call: R_AARCH64_CALL26 on the word d503201f, which is not a bl"),
+                hasWarning(report, ".text", 0, "not a call: R_AARCH64_CALL26 on the bytes 1f 20 03 d5, which are not a call"),
                 report.diagnostics().toString());
     }
 

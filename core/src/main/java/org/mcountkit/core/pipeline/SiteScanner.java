@@ -15,7 +15,6 @@ import org.mcountkit.api.Code;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.HookReference;
-import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
@@ -38,6 +37,7 @@ final class SiteScanner {
     private final ElfTarget target;
     private final Abi abi;
     private final CodeReader reader;
+    private final HookJudge judge;
 
     SiteScanner(ElfImage image) {
         this.image = image;
@@ -46,6 +46,7 @@ final class SiteScanner {
         this.target = image.target();
         this.abi = image.abi();
         this.reader = CodeReader.of(image);
+        this.judge = new HookJudge(image.backend(), reader);
     }
 
     SiteScan scan() {
@@ -145,13 +146,8 @@ final class SiteScanner {
             }
             Relocation local =
                     new Relocation(offset, read.type(), read.symbolIndex(), read.addend(), read.explicitAddend());
-            // Where the ABI says which call a relocation marks, the decoder judges it; else the backend.
-            Integer back = abi.callFieldOffsets().get(local.type());
-            Recognition verdict =
-                    back != null && reader.decode(asCode, (int) (offset - back)) instanceof Instruction.Call call
-                            ? Recognition.site(offset - back, call.length())
-                            : backend.recognize(new HookReference(
-                                    target, abi, code.name(), asCode.bytes(), local, hook, !relocatable));
+            Recognition verdict = judge.judge(
+                    new HookReference(target, abi, code.name(), asCode.bytes(), local, hook, !relocatable), asCode);
             if (verdict instanceof Recognition.Rejected rejected) {
                 diagnostics.add(Diagnostic.at(
                         Severity.WARNING,
