@@ -1,11 +1,7 @@
 package org.mcountkit.arch.riscv;
 
 import static org.mcountkit.api.ElfMachine.EM_RISCV;
-import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_CALL;
-import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_CALL_PLT;
-import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_JAL;
 import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_RELAX;
-import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_RVC_JUMP;
 
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -15,11 +11,9 @@ import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
-import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.RelocationType;
 import org.mcountkit.api.RelocationTypes;
@@ -104,85 +98,16 @@ public final class RiscvBackend extends AbstractArchBackend {
                 // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
                 .slotRelocations(Relocations.R_RISCV_RELATIVE)
                 .hookShouldBeWeak()
+                // The compilers' call; the forms ld relaxes it to (jal, c.jal), in linked images only;
+                // R_RISCV_RELAX marks the call at its place as one the linker may shrink.
+                .calls(0, Relocations.R_RISCV_CALL, Relocations.R_RISCV_CALL_PLT)
+                .linkedCalls(0, Relocations.R_RISCV_JAL, Relocations.R_RISCV_RVC_JUMP)
+                .companions(Relocations.R_RISCV_RELAX)
                 .build();
     }
 
     /** {@code auipc} + {@code jalr}: the call as compilers emit it. */
     private static final int PAIR = RiscvEncodings.SITE_LENGTH;
-
-    @Override
-    public Recognition recognize(HookReference ref) {
-        Relocations type = Relocations.of(ref.type());
-        long at = ref.offset();
-        if (type == R_RISCV_RELAX) {
-            // only marks the call relocation at the same offset as relaxable
-            return Recognition.partOfSite();
-        }
-        boolean call = type == R_RISCV_CALL || type == R_RISCV_CALL_PLT;
-        boolean relaxedCall = type == R_RISCV_JAL || type == R_RISCV_RVC_JUMP;
-        if (!call && !relaxedCall) {
-            return ref.notACall("reference (uses the hook's address)");
-        }
-        if (relaxedCall && !ref.linked()) {
-            return Recognition.rejected("not a call site: " + ref.relocationName()
-                    + " in an object (compilers call the hook with auipc+jalr, the 8 bytes ftrace patches)");
-        }
-        int length = type == R_RISCV_RVC_JUMP
-                ? RiscvInstructions.COMPRESSED_LENGTH
-                : type == R_RISCV_JAL ? RiscvInstructions.LENGTH : PAIR;
-        if (at % RiscvInstructions.COMPRESSED_LENGTH != 0 || !ref.inSection(at, length)) {
-            return ref.notACall("at a misaligned or truncated instruction");
-        }
-        ByteBuffer code = ref.code();
-        int offset = (int) at;
-        if (type == R_RISCV_JAL) {
-            return relaxedJal(ref, RiscvInstructions.word(code, offset), at);
-        }
-        if (type == R_RISCV_RVC_JUMP) {
-            return relaxedCJal(ref, RiscvInstructions.parcel(code, offset), at);
-        }
-        return auipcJalr(
-                ref,
-                RiscvInstructions.word(code, offset),
-                RiscvInstructions.word(code, offset + RiscvInstructions.LENGTH),
-                at);
-    }
-
-    private static Recognition auipcJalr(HookReference ref, int auipc, int jalr, long at) {
-        if (RiscvInstructions.isAuipc(auipc, RiscvInstructions.RA)
-                && RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, RiscvInstructions.RA)) {
-            return Recognition.site(at, PAIR);
-        }
-        // BFD ld links a call to an undefined weak hook as auipc ra, 0; jalr ra, 0(zero): still the 8-byte site
-        if (ref.linked()
-                && RiscvInstructions.isAuipc(auipc, RiscvInstructions.RA)
-                && RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, 0)) {
-            return Recognition.site(at, PAIR);
-        }
-        int scratch = RiscvInstructions.rd(auipc);
-        if (RiscvInstructions.isAuipc(auipc, scratch) && RiscvInstructions.isJalr(jalr, 0, scratch)) {
-            return ref.notACall("on auipc+jr, a jump to the hook (a tail call)");
-        }
-        return ref.notACall(String.format("on the words %08x %08x, which are not auipc ra + jalr ra", auipc, jalr));
-    }
-
-    private static Recognition relaxedJal(HookReference ref, int word, long at) {
-        if (RiscvInstructions.isJal(word, RiscvInstructions.RA)) {
-            return Recognition.site(at, RiscvInstructions.LENGTH);
-        }
-        if (RiscvInstructions.isJal(word, 0)) {
-            return ref.notACall("on a j, a jump to the hook (a tail call)");
-        }
-        return ref.notACall(String.format("on the word %08x, which is not a jal ra", word));
-    }
-
-    /** c.jal exists in RV32C only; in RV64 R_RISCV_RVC_JUMP can only be a c.j. */
-    private static Recognition relaxedCJal(HookReference ref, int parcel, long at) {
-        if (!ref.target().is64() && RiscvInstructions.isCJal(parcel)) {
-            return Recognition.site(at, RiscvInstructions.COMPRESSED_LENGTH);
-        }
-        return ref.notACall(String.format("on the parcel %04x, which is not a c.jal", parcel));
-    }
 
     @Override
     public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
@@ -200,7 +125,7 @@ public final class RiscvBackend extends AbstractArchBackend {
      * walk never reads an instruction from its middle): {@code nop} and {@code c.nop}; the calls
      * {@code jal ra}, {@code auipc ra + jalr ra} (and BFD ld's {@code jalr ra, lo12(zero)} to an
      * undefined weak hook, an absolute address), the kernel's detour {@code auipc t0 + jalr t0},
-     * and in RV32 {@code c.jal}.
+     * and in RV32 {@code c.jal}; the jumps {@code j}, {@code c.j} and {@code auipc rd + jr rd}.
      */
     @Override
     public Instruction decode(Code code, int offset) {
@@ -217,6 +142,9 @@ public final class RiscvBackend extends AbstractArchBackend {
             return new Instruction.Call(
                     RiscvInstructions.COMPRESSED_LENGTH, RiscvInstructions.cJalTarget(parcel, address));
         }
+        if (RiscvInstructions.isCJ(parcel)) {
+            return new Instruction.Jump(RiscvInstructions.COMPRESSED_LENGTH);
+        }
         int length = RiscvInstructions.length(parcel);
         if (length != RiscvInstructions.LENGTH || !code.has(offset, length)) {
             return new Instruction.Other(length);
@@ -228,6 +156,9 @@ public final class RiscvBackend extends AbstractArchBackend {
         if (RiscvInstructions.isJal(word, RiscvInstructions.RA)) {
             return new Instruction.Call(RiscvInstructions.LENGTH, RiscvInstructions.jalTarget(word, address));
         }
+        if (RiscvInstructions.isJal(word, 0)) {
+            return new Instruction.Jump(RiscvInstructions.LENGTH);
+        }
         if (code.has(offset, PAIR)) {
             int jalr = RiscvInstructions.word(bytes, offset + RiscvInstructions.LENGTH);
             for (int link : new int[] {RiscvInstructions.RA, RiscvInstructions.T0}) {
@@ -238,6 +169,12 @@ public final class RiscvBackend extends AbstractArchBackend {
             if (RiscvInstructions.isAuipc(word, RiscvInstructions.RA)
                     && RiscvInstructions.isJalr(jalr, RiscvInstructions.RA, 0)) {
                 return new Instruction.Call(PAIR, jalr >> 20);
+            }
+            int scratch = RiscvInstructions.rd(word);
+            if (scratch != 0
+                    && RiscvInstructions.isAuipc(word, scratch)
+                    && RiscvInstructions.isJalr(jalr, 0, scratch)) {
+                return new Instruction.Jump(PAIR);
             }
         }
         return new Instruction.Other(RiscvInstructions.LENGTH);

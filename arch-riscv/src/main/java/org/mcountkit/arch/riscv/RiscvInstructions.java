@@ -34,6 +34,8 @@ final class RiscvInstructions {
 
     /** C.JAL (RV32C only; RV64C reuses the encoding for C.ADDIW): funct3 001, quadrant 01. */
     private static final int C_JAL = 0x2001;
+    /** {@code c.j}: quadrant 1, funct3 101. */
+    private static final int C_J = 0xa001;
 
     private static final int C_FUNCT3_QUADRANT_MASK = 0xe003;
 
@@ -100,6 +102,11 @@ final class RiscvInstructions {
     /** {@code jal rd, imm}. */
     static boolean isJal(int word, int rd) {
         return (word & OPCODE_MASK) == OP_JAL && rd(word) == rd;
+    }
+
+    /** {@code c.j imm}, in RV32C and RV64C alike. */
+    static boolean isCJ(int parcel) {
+        return (parcel & C_FUNCT3_QUADRANT_MASK) == C_J;
     }
 
     /** {@code c.jal imm}: meaningful in RV32C code only. */
