@@ -12,11 +12,9 @@ import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
-import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.api.Recognition;
 
 /**
  * 64-bit SPARC (EM_SPARCV9, big-endian, RELA). gcc's {@code -pg} emits {@code call _mcount}
@@ -33,30 +31,12 @@ public final class SparcBackend extends AbstractArchBackend {
             // In a PIE ld leaves the table words 0: the values are the RELATIVE relocations' addends.
             .slotRelocations(SparcRelocations.R_SPARC_RELATIVE)
             .keepsUntracedCalls()
+            // A site is the call under R_SPARC_WDISP30 (R_SPARC_WPLT30, the PIC spelling).
+            .calls(0, R_SPARC_WDISP30, R_SPARC_WPLT30)
             .build();
 
     public SparcBackend() {
         super("sparc", List.of(SPARC64));
-    }
-
-    /**
-     * A site is a {@code call} under R_SPARC_WDISP30 (or R_SPARC_WPLT30, the PIC spelling). In a
-     * linked image it may also be the kernel's NOP that {@code patch --nop} left there.
-     */
-    @Override
-    public Recognition recognize(HookReference ref) {
-        long at = ref.offset();
-        if (!R_SPARC_WDISP30.is(ref.type()) && !R_SPARC_WPLT30.is(ref.type())) {
-            return ref.notACall("reference (uses the hook's address)");
-        }
-        if (!ref.hasAligned(at, SparcInstructions.WORD)) {
-            return ref.notACall("at a misaligned or truncated instruction");
-        }
-        int word = SparcInstructions.word(ref.code(), (int) at);
-        if (SparcInstructions.isCall(word) || (ref.linked() && word == SparcInstructions.NOP)) {
-            return Recognition.site(at, SparcInstructions.WORD);
-        }
-        return ref.notACall(String.format("on the word %08x, which is not a call", word));
     }
 
     /** Words: {@code call} with its target, the kernel's {@code nop}, anything else. */

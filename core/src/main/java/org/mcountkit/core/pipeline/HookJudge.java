@@ -10,8 +10,9 @@ import org.mcountkit.api.Recognition;
 /**
  * Judges a relocation that names a hook, the one way for every machine: a relocation the ABI
  * declares a companion marks nothing; one it declares a call's is a site where
- * {@link ArchBackend#decode} reads a call at its place, a tail call where decode reads a jump,
- * and refused in an object when only a linker writes that form; the rest goes to the backend's
+ * {@link ArchBackend#decode} reads a call at its place (or, in a linked image, the site's NOP a
+ * patch left), a tail call where decode reads a jump, and refused in an object when only a
+ * linker writes that form; the rest goes to the backend's
  * {@link ArchBackend#recognize}, which words what decode does not read (the hook's address taken,
  * or a sequence over several relocations).
  */
@@ -47,6 +48,10 @@ final class HookJudge {
         Instruction instruction = reader.decode(code, (int) at);
         if (instruction instanceof Instruction.Call call) {
             return Recognition.site(at, call.length());
+        }
+        if (ref.linked() && instruction instanceof Instruction.Nop) {
+            // A site `patch --nop` (or the kernel's own tool) already turned into the NOP.
+            return Recognition.site(at, reader.siteLength(code, (int) at));
         }
         if (instruction instanceof Instruction.Jump) {
             return ref.notACall("on a jump (a tail call to the hook)");
