@@ -51,6 +51,7 @@ public final class PowerpcBackend extends AbstractArchBackend {
                     Ppc32Relocations.R_PPC_JMP_SLOT,
                     Ppc32Relocations.R_PPC_ADDR32)
             .keepsUntracedCalls()
+            .calls(0, Ppc32Relocations.R_PPC_REL24, Ppc32Relocations.R_PPC_PLTREL24, Ppc32Relocations.R_PPC_LOCAL24PC)
             .build();
 
     /**
@@ -74,7 +75,8 @@ public final class PowerpcBackend extends AbstractArchBackend {
                         Ppc64Relocations.R_PPC64_GLOB_DAT,
                         Ppc64Relocations.R_PPC64_JMP_SLOT,
                         Ppc64Relocations.R_PPC64_ADDR64)
-                .keepsUntracedCalls();
+                .keepsUntracedCalls()
+                .calls(0, Ppc64Relocations.R_PPC64_REL24, Ppc64Relocations.R_PPC64_REL24_NOTOC);
     }
 
     /** Big-endian objects that name no ABI are ELFv1, as binutils reads them; little-endian ones are ELFv2. */
@@ -105,54 +107,31 @@ public final class PowerpcBackend extends AbstractArchBackend {
     }
 
     /**
-     * A site is the {@code bl} under R_PPC_REL24 / R_PPC64_REL24 (or the PLT and NOTOC forms of
-     * a call); the {@code mflr r0} before it and the {@code nop} after it stay outside, as the kernel
-     * patches only the {@code bl}. recordmcount.c records every relocation against the hook,
-     * whatever its type, so it also records a hook's address taken (R_PPC_ADDR16_HA/LO) and a
-     * tail call ({@code b _mcount}); those are rejected here, with the bytes that say why. In a
-     * linked image the {@code bl} may point anywhere, or be the kernel's {@code nop} (a disabled
-     * site); a {@code bl} followed by a TOC restore went through a stub the linker made.
+     * The one call relocation decode does not settle: a {@code bl} followed by a TOC restore in a
+     * linked image went through a stub the linker made, which ftrace patches only through a
+     * module trampoline. The site is the {@code bl} under R_PPC_REL24 / R_PPC64_REL24 (or the PLT
+     * and NOTOC forms); the {@code mflr r0} before it and the {@code nop} after it stay outside, as
+     * the kernel patches only the {@code bl}. recordmcount.c records every relocation against the
+     * hook, whatever its type; the hook's address taken (R_PPC_ADDR16_HA/LO) and a tail call
+     * ({@code b _mcount}) are refused by core, with the bytes that say why.
      */
     @Override
     public Recognition recognize(HookReference ref) {
-        boolean is64 = ref.target().elfClass() == ElfClass.ELF64;
-        int type = ref.type();
         long at = ref.offset();
-        if (!isCall(type, is64)) {
-            return ref.notACall("reference (uses the hook's address)");
-        }
-        if (!ref.hasAligned(at, PowerpcInstructions.WORD)) {
-            return ref.notACall("at a misaligned or truncated instruction");
-        }
-        ByteOrder order = PowerpcInstructions.order(ref.target());
-        int insn = PowerpcInstructions.word(ref.code(), (int) at, order);
-        if (PowerpcInstructions.isB(insn)) {
-            return ref.notACall("on a b (a tail call to the hook)");
-        }
-        if (ref.linked() && insn == PowerpcInstructions.NOP) {
-            return Recognition.site(at, PowerpcInstructions.WORD);
-        }
-        if (!PowerpcInstructions.isBl(insn)) {
-            return ref.notACall(String.format("on the word %08x, which is not a bl", insn));
-        }
-        long next = at + PowerpcInstructions.WORD;
         if (ref.linked()
-                && ref.inSection(next, PowerpcInstructions.WORD)
-                && PowerpcInstructions.isTocRestore(PowerpcInstructions.word(ref.code(), (int) next, order))) {
-            return Recognition.rejected(
-                    ref.relocationName() + ": a bl to a linker stub that switches the TOC (ld r2 follows it);"
-                            + " ftrace patches such calls only through a module trampoline");
+                && ref.abi().callFieldOffsets().containsKey(ref.type())
+                && ref.hasAligned(at, PowerpcInstructions.WORD)
+                && ref.inSection(at + PowerpcInstructions.WORD, PowerpcInstructions.WORD)) {
+            ByteOrder order = PowerpcInstructions.order(ref.target());
+            int insn = PowerpcInstructions.word(ref.code(), (int) at, order);
+            int next = PowerpcInstructions.word(ref.code(), (int) at + PowerpcInstructions.WORD, order);
+            if (PowerpcInstructions.isBl(insn) && PowerpcInstructions.isTocRestore(next)) {
+                return Recognition.rejected(
+                        ref.relocationName() + ": a bl to a linker stub that switches the TOC (ld r2 follows it);"
+                                + " ftrace patches such calls only through a module trampoline");
+            }
         }
-        return Recognition.site(at, PowerpcInstructions.WORD);
-    }
-
-    private static boolean isCall(int type, boolean is64) {
-        if (is64) {
-            return Ppc64Relocations.R_PPC64_REL24.is(type) || Ppc64Relocations.R_PPC64_REL24_NOTOC.is(type);
-        }
-        return Ppc32Relocations.R_PPC_REL24.is(type)
-                || Ppc32Relocations.R_PPC_PLTREL24.is(type)
-                || Ppc32Relocations.R_PPC_LOCAL24PC.is(type);
+        return super.recognize(ref);
     }
 
     @Override
@@ -163,7 +142,7 @@ public final class PowerpcBackend extends AbstractArchBackend {
     /**
      * One aligned word: {@code bl} is a call (with its target), unless a TOC restore follows it
      * (a call through a stub that switches TOC, which a {@code bl} written in place would break);
-     * {@code nop} is the site's NOP;
+     * {@code b} a jump; {@code nop} is the site's NOP;
      * {@code ori r2,r2,0} is another no-op; the rest is other code.
      */
     @Override
@@ -182,6 +161,9 @@ public final class PowerpcBackend extends AbstractArchBackend {
         if (PowerpcInstructions.isBl(insn)) {
             return new Instruction.Call(
                     PowerpcInstructions.WORD, PowerpcInstructions.target(insn, code.addressOf(offset)));
+        }
+        if (PowerpcInstructions.isB(insn)) {
+            return new Instruction.Jump(PowerpcInstructions.WORD);
         }
         if (insn == PowerpcInstructions.NOP) {
             return new Instruction.Nop(PowerpcInstructions.WORD);

@@ -120,7 +120,7 @@ class PowerpcEncodingsTest {
 
         Code c = new Code(elf, ByteBuffer.wrap(code), 0x1000, InstructionSet.DEFAULT);
 
-        assertEquals(new Instruction.Other(4), backend.decode(c, 0));
+        assertEquals(new Instruction.Jump(4), backend.decode(c, 0));
         assertEquals(new Instruction.Pad(4), backend.decode(c, 4));
         assertEquals(new Instruction.Other(4), backend.decode(c, 8));
         assertEquals(new Instruction.Other(4), backend.decode(c, 12));

@@ -129,7 +129,7 @@ class PowerpcRecordEdgesTest {
         assertEquals(List.of(".text+0x8", ".text+0xc"), entries(reference));
         assertEquals(List.of(".text+0x8"), entries(object));
         assertEquals(
-                List.of("warning .text+0xc reference to _mcount not recorded: not a call: R_PPC_REL24 on a b"
+                List.of("warning .text+0xc reference to _mcount not recorded: not a call: R_PPC_REL24 on a jump"
                         + " (a tail call to the hook)"),
                 warnings(report));
     }
