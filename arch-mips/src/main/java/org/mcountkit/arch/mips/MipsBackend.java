@@ -107,18 +107,13 @@ public final class MipsBackend extends AbstractArchBackend {
         ByteOrder order = MipsInstructions.order(ref.target());
         int word = MipsInstructions.word(ref.code(), (int) at, order);
         int length = siteLength(ref.target());
-        // A jal under R_MIPS_26 is a call decode reads (the ABI's calls); the rest comes here.
+        // Core judges R_MIPS_26 from decode (a jal, a j, a linked image's NOP); a jal cut off
+        // before its delay slot is what reaches here.
         if (R_MIPS_26.is(type)) {
-            if (ref.linked() && word == MipsInstructions.NOP) {
-                return Recognition.site(at, length);
-            }
             if (MipsInstructions.isJal(word)) {
                 return ref.notACall("on a jal whose delay slot is past the section's end");
             }
-            if (MipsInstructions.isJ(word)) {
-                return ref.notACall("on a j (a tail call to the hook)");
-            }
-            return ref.notACall(String.format("on the word %08x, which is not a jal", word));
+            return super.recognize(ref);
         }
         boolean startsLoad = R_MIPS_HI16.is(type) || R_MIPS_HIGHEST.is(type);
         if (startsLoad && MipsInstructions.isLui(word, MipsInstructions.V1)) {
@@ -235,6 +230,9 @@ public final class MipsBackend extends AbstractArchBackend {
             return code.has(offset, length)
                     ? new Instruction.Call(length, MipsInstructions.jalTarget(word, code.addressOf(offset)))
                     : new Instruction.Other(MipsInstructions.WORD);
+        }
+        if (MipsInstructions.isJ(word)) {
+            return new Instruction.Jump(MipsInstructions.WORD);
         }
         if (word == MipsInstructions.NOP) {
             return new Instruction.Nop(MipsInstructions.WORD);

@@ -177,7 +177,7 @@ class MipsRecordEdgesTest {
                         .anyMatch(
                                 d -> d.message()
                                         .equals(
-                                                "reference to _mcount not recorded: not a call: R_MIPS_26 on a j (a tail call to the hook)")),
+                                                "reference to _mcount not recorded: not a call: R_MIPS_26 on a jump (a tail call to the hook)")),
                 report.diagnostics().toString());
     }
 
