@@ -134,11 +134,8 @@ public final class X86Backend extends AbstractArchBackend {
         long field = ref.offset();
         Integer call = ref.abi().callFieldOffsets().get(ref.type());
         if (call != null && call == CALL_REL32_FIELD) {
-            int opcode = ref.byteAt(field - 1);
-            if (opcode == JMP_REL32) {
-                return ref.notACall("on a jmp (a tail call to the hook)");
-            }
-            return ref.notACall("reference" + opcodeNote(opcode));
+            // decode's call and jmp are judged by core; here, what uses the hook's 32-bit address.
+            return ref.notACall("reference" + opcodeNote(ref.byteAt(field - 1)));
         }
         if (call != null && call == CALL_INDIRECT_FIELD) {
             if (i386 && matches(ref, field - CALL_INDIRECT_FIELD, CALL_INDIRECT_EBX)) {
@@ -183,7 +180,8 @@ public final class X86Backend extends AbstractArchBackend {
      * {@code call *disp32} through the GOT (its destination is in memory, not in the bytes; on
      * x86_64 the bytes name the slot, which core resolves from the image); the
      * kernel's 5-byte NOPs ({@code x86_nops[5]} of arch/x86/kernel/alternative.c, both flavours)
-     * and the 6-byte one {@code patch} writes over a 6-byte call; the padding NOPs compilers write.
+     * and the 6-byte one {@code patch} writes over a 6-byte call; the padding NOPs compilers write;
+     * {@code jmp rel32}, a jump.
      * Anything else is one byte: x86 has no fixed instruction length, and this decoder knows too
      * few instructions to delimit them.
      */
@@ -196,6 +194,9 @@ public final class X86Backend extends AbstractArchBackend {
         }
         if (opcode == CALL_REL32 && code.has(offset, CALL_REL32_LENGTH)) {
             return new Instruction.Call(CALL_REL32_LENGTH, callTarget(code, offset));
+        }
+        if (opcode == JMP_REL32 && code.has(offset, CALL_REL32_LENGTH)) {
+            return new Instruction.Jump(CALL_REL32_LENGTH);
         }
         boolean i386 = EM_386.is(code.target());
         if (opcode == CALL_INDIRECT_ABS[0]

@@ -107,7 +107,7 @@ class HookAddressTest {
                                 ".text",
                                 jmpAt + 1,
                                 hook,
-                                "not a call: " + jmpType + " on a jmp (a tail call to the hook)"),
+                                "not a call: " + jmpType + " on a jump (a tail call to the hook)"),
                         warning(".data", 0, hook, "not a call: " + dataType + " in .data, which is not code")),
                 report.diagnostics());
         assertEquals(
