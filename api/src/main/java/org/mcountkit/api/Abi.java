@@ -33,6 +33,7 @@ public record Abi(
         Set<String> hooks,
         RelocationTypes relocations,
         Map<Integer, Integer> callFieldOffsets,
+        Map<Integer, InstructionSet> callModes,
         Set<Integer> linkedOnlyCalls,
         Set<Integer> companionRelocations,
         int tableRelocation,
@@ -56,6 +57,7 @@ public record Abi(
         Objects.requireNonNull(endian, "endian");
         hooks = Set.copyOf(hooks);
         callFieldOffsets = Map.copyOf(callFieldOffsets);
+        callModes = Map.copyOf(callModes);
         linkedOnlyCalls = Set.copyOf(linkedOnlyCalls);
         companionRelocations = Set.copyOf(companionRelocations);
         symbolSlotRelocations = Set.copyOf(symbolSlotRelocations);
@@ -67,6 +69,11 @@ public record Abi(
     /** The name of a relocation type for messages ({@code R_X86_64_PLT32}), or its number. */
     public String relocationName(int type) {
         return relocations.name(type);
+    }
+
+    /** The instruction set the call a {@link #callFieldOffsets call relocation} marks is decoded in. */
+    public InstructionSet callMode(int type) {
+        return callModes.getOrDefault(type, InstructionSet.DEFAULT);
     }
 
     /** True when {@code type} is the relocation that fills a slot with the load address plus its addend. */
@@ -106,6 +113,7 @@ public record Abi(
         private Set<String> hooks = Set.of();
         private RelocationTypes relocations;
         private final Map<Integer, Integer> callFieldOffsets = new HashMap<>();
+        private final Map<Integer, InstructionSet> callModes = new HashMap<>();
         private final Set<Integer> linkedOnlyCalls = new java.util.HashSet<>();
         private final Set<Integer> companionRelocations = new java.util.HashSet<>();
         private int tableRelocation = -1;
@@ -163,8 +171,18 @@ public record Abi(
          * call or finds the forms decode does not know.
          */
         public Builder calls(int fieldOffset, RelocationType... types) {
+            return calls(fieldOffset, InstructionSet.DEFAULT, types);
+        }
+
+        /**
+         * {@link #calls(int, RelocationType...)} for relocations that say which instruction set
+         * the call is in (ARM's {@code R_ARM_CALL} an A32 {@code bl}, {@code R_ARM_THM_CALL} a T32
+         * one): core decodes their place in {@code mode}.
+         */
+        public Builder calls(int fieldOffset, InstructionSet mode, RelocationType... types) {
             for (RelocationType type : types) {
                 callFieldOffsets.put(type.number(), fieldOffset);
+                callModes.put(type.number(), mode);
             }
             return this;
         }
@@ -309,6 +327,7 @@ public record Abi(
                     hooks,
                     relocations,
                     callFieldOffsets,
+                    callModes,
                     linkedOnlyCalls,
                     companionRelocations,
                     tableRelocation,

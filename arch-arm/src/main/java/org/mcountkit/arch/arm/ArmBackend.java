@@ -20,11 +20,9 @@ import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
-import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Symbol;
 
 /**
@@ -61,6 +59,12 @@ public final class ArmBackend extends AbstractArchBackend {
                 .functionTableWord(R_ARM_ABS32_NOI)
                 // A PIE's table words each have one, the value in the word (REL), which prune moves along.
                 .slotRelocations(ArmRelocations.R_ARM_RELATIVE)
+                // recordmcount.c's types on EM_ARM: the bl under R_ARM_CALL or R_ARM_PC24 (A32) or
+                // R_ARM_THM_CALL (T32) is the site; the push {lr} before it stays out, as the kernel
+                // patches only the bl. A linker may make it a blx to a hook of the other instruction
+                // set. The jump relocations mark tail calls, which decode reads as jumps.
+                .calls(0, ARM, R_ARM_CALL, R_ARM_PC24, R_ARM_JUMP24)
+                .calls(0, THUMB, R_ARM_THM_CALL, R_ARM_THM_JUMP24)
                 .build();
     }
 
@@ -99,46 +103,6 @@ public final class ArmBackend extends AbstractArchBackend {
             return STARTS_ARM;
         }
         return name.equals("$t") || name.startsWith("$t.") ? STARTS_THUMB : Optional.empty();
-    }
-
-    /**
-     * A site is the {@code bl} under R_ARM_CALL or R_ARM_PC24 (ARM) or R_ARM_THM_CALL (Thumb), the
-     * types recordmcount.c takes on EM_ARM; the {@code push {lr}} before it stays out of the site,
-     * as the kernel patches only the {@code bl}. In a linked image the linker may have made the
-     * call a {@code blx} to a hook of the other instruction set, and {@code patch --nop} may have
-     * made it the kernel's NOP: a disabled site, which the relocation still marks.
-     */
-    @Override
-    public Recognition recognize(HookReference ref) {
-        int type = ref.type();
-        long at = ref.offset();
-        if (R_ARM_JUMP24.is(type) || R_ARM_THM_JUMP24.is(type)) {
-            return ref.notACall("is a jump (a tail call to the hook)");
-        }
-        boolean thumb = R_ARM_THM_CALL.is(type);
-        if (!thumb && !R_ARM_CALL.is(type) && !R_ARM_PC24.is(type)) {
-            return ref.notACall("reference (uses the hook's address)");
-        }
-        int alignment = thumb ? ArmInstructions.HALFWORD : ArmInstructions.WORD;
-        if (at % alignment != 0 || !ref.inSection(at, ArmInstructions.WORD)) {
-            return ref.notACall("at a misaligned or truncated instruction");
-        }
-        ByteOrder order = ArmInstructions.order(ref.target());
-        if (thumb) {
-            int insn = ArmInstructions.thumb32(ref.code(), (int) at, order);
-            if (ArmInstructions.isThumbBl(insn)
-                    || (ref.linked() && (ArmInstructions.isThumbBlx(insn) || insn == ArmInstructions.THUMB_ADD_SP_4))) {
-                return Recognition.site(at, ArmInstructions.WORD);
-            }
-            return ref.notACall(
-                    String.format("on the Thumb instruction %04x %04x, which is not a bl", insn >>> 16, insn & 0xffff));
-        }
-        int word = ArmInstructions.word(ref.code(), (int) at, order);
-        if (ArmInstructions.isArmBl(word)
-                || (ref.linked() && (ArmInstructions.isArmBlx(word) || word == ArmInstructions.ARM_ADD_SP_4))) {
-            return Recognition.site(at, ArmInstructions.WORD);
-        }
-        return ref.notACall(String.format("on the ARM word %08x, which is not an unconditional bl", word));
     }
 
     @Override
@@ -201,6 +165,9 @@ public final class ArmBackend extends AbstractArchBackend {
         if (ArmInstructions.isArmBl(word) || ArmInstructions.isArmBlx(word)) {
             return new Instruction.Call(ArmInstructions.WORD, ArmInstructions.armTarget(word, code.addressOf(offset)));
         }
+        if (ArmInstructions.isArmB(word)) {
+            return new Instruction.Jump(ArmInstructions.WORD);
+        }
         if (word == ArmInstructions.ARM_ADD_SP_4) {
             return new Instruction.Nop(ArmInstructions.WORD);
         }
@@ -227,6 +194,9 @@ public final class ArmBackend extends AbstractArchBackend {
         if (ArmInstructions.isThumbBl(insn) || ArmInstructions.isThumbBlx(insn)) {
             return new Instruction.Call(
                     ArmInstructions.WORD, ArmInstructions.thumbTarget(insn, code.addressOf(offset)));
+        }
+        if (ArmInstructions.isThumbB(insn)) {
+            return new Instruction.Jump(ArmInstructions.WORD);
         }
         if (insn == ArmInstructions.THUMB_ADD_SP_4) {
             return new Instruction.Nop(ArmInstructions.WORD);

@@ -87,6 +87,16 @@ final class ArmInstructions {
     }
 
     /** {@code blx imm24}: 1111101H, a call that switches to Thumb. */
+    /** A32 {@code b imm24}, unconditional: a jump. */
+    static boolean isArmB(int word) {
+        return (word & 0xff000000) == 0xea000000;
+    }
+
+    /** T32 {@code b.w imm} (encoding T4): 11110 S imm10, then 10 J1 1 J2 imm11: a jump. */
+    static boolean isThumbB(int insn) {
+        return (insn & 0xf800d000) == 0xf0009000;
+    }
+
     static boolean isArmBlx(int word) {
         return (word & 0xfe000000) == 0xfa000000;
     }

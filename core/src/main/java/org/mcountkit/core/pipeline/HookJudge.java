@@ -45,13 +45,14 @@ final class HookJudge {
         if (at < 0 || at >= code.bytes().limit()) {
             return ref.notACall("at a truncated instruction");
         }
-        Instruction instruction = reader.decode(code, (int) at);
+        Code inMode = code.withMode(abi.callMode(type));
+        Instruction instruction = reader.decode(inMode, (int) at);
         if (instruction instanceof Instruction.Call call) {
             return Recognition.site(at, call.length());
         }
         if (ref.linked() && instruction instanceof Instruction.Nop) {
             // A site `patch --nop` (or the kernel's own tool) already turned into the NOP.
-            return Recognition.site(at, reader.siteLength(code, (int) at));
+            return Recognition.site(at, reader.siteLength(inMode, (int) at));
         }
         if (instruction instanceof Instruction.Jump) {
             return ref.notACall("on a jump (a tail call to the hook)");
