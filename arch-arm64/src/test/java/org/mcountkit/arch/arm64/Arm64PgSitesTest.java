@@ -106,7 +106,8 @@ class Arm64PgSitesTest {
                 List.of(call.place() + " 4 " + call.function() + " _mcount relocation"),
                 SiteText.lines(report.sites()));
         assertTrue(
-                hasWarning(report, jump.section(), jump.offset(), "R_AARCH64_JUMP26 on a jump (a tail call to the hook)"),
+                hasWarning(
+                        report, jump.section(), jump.offset(), "R_AARCH64_JUMP26 on a jump (a tail call to the hook)"),
                 report.diagnostics().toString());
     }
 
@@ -150,7 +151,11 @@ class Arm64PgSitesTest {
 
         assertEquals(List.of(), report.sites());
         assertTrue(
-                hasWarning(report, ".text", 0, "not a call: R_AARCH64_CALL26 on the bytes 1f 20 03 d5, which are not a call"),
+                hasWarning(
+                        report,
+                        ".text",
+                        0,
+                        "not a call: R_AARCH64_CALL26 on the bytes 1f 20 03 d5, which are not a call"),
                 report.diagnostics().toString());
     }
 
