@@ -47,7 +47,8 @@ final class PruneCommand extends CommandHelp implements Callable<Integer> {
             paramLabel = "IMAGE",
             arity = "1..*",
             description = "Linked images (vmlinux, executables) or kernel modules (.ko): in a module each such"
-                    + " entry is zeroed and its relocation made NONE, and nothing moves (ftrace sorts a module's"
+                    + " entry is zeroed and its relocation made to write 0 (symbol 0, addend 0: not NONE, which"
+                    + " the powerpc64 and sparc64 module loaders refuse), and nothing moves (ftrace sorts a module's"
                     + " table when it loads it).")
     List<Path> images;
 
@@ -79,7 +80,7 @@ final class PruneCommand extends CommandHelp implements Callable<Integer> {
         }
         String done = !r.changes() ? "already pruned, unchanged" : dryRun ? "dry run, unchanged" : "written";
         out.printf(
-                "%s: %d entr%s, %d zero before, %d %s, %d relocation%s made NONE%s; %s%n",
+                "%s: %d entr%s, %d zero before, %d %s, %d relocation%s made %s%s; %s%n",
                 r.file(),
                 r.entries(),
                 r.entries() == 1 ? "y" : "ies",
@@ -88,6 +89,7 @@ final class PruneCommand extends CommandHelp implements Callable<Integer> {
                 dryRun ? "to zero" : "zeroed",
                 r.relocationsNeutralised(),
                 r.relocationsNeutralised() == 1 ? "" : "s",
+                r.module() ? "to write 0" : "NONE",
                 r.reordered() ? ", entries reordered" : "",
                 done);
     }

@@ -97,7 +97,7 @@ class WriteSafetyTest {
                 RacingWriters.prune(file, PruneOptions.DEFAULT, races);
             }
         },
-        /** prune of a module: its table's dead weak entry zeroed, its relocation made NONE. */
+        /** prune of a module: its table's dead weak entry zeroed, its relocation made to write 0. */
         PRUNE_MODULE {
             @Override
             byte[] input() {

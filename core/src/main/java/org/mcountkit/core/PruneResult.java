@@ -8,7 +8,8 @@ import org.mcountkit.api.Diagnostic;
  * What {@code prune} did to (or, with {@code --dry-run}, would do to) one linked image: how many
  * table entries there are, how many were zero already, the entries zeroed (each as {@code verify}
  * reports it outside a function), how many relocations into the table were made the machine's
- * NONE type, whether the table's order changed (zeros first, then ascending), whether any byte of
+ * NONE type (in a {@code module}: pointed at symbol 0 with addend 0, so they write 0), whether the
+ * table's order changed (zeros first, then ascending), whether any byte of
  * the file differs after the edit ({@code changes}: false for an image already pruned), notes,
  * and whether the file was written (never for a dry run).
  */
@@ -22,4 +23,5 @@ public record PruneResult(
         boolean reordered,
         boolean changes,
         List<Diagnostic> diagnostics,
-        boolean written) {}
+        boolean written,
+        boolean module) {}

@@ -98,17 +98,22 @@ final class KernelBuild {
         }
         if (setup.options().fullSize()) {
             enable.addAll(FullSizeModules.BUILT_IN);
-        } else if (ExplainCheck.hasRow(setup)) {
+        } else if (debugInfo()) {
             enable.addAll(ExplainCheck.DEBUG_OPTIONS);
         }
         return enable;
+    }
+
+    /** Whether the kernels build with DWARF: the rows explain.table has, for its check without objects. */
+    boolean debugInfo() {
+        return !setup.options().fullSize() && ExplainCheck.hasRow(setup);
     }
 
     /** The options kept off. */
     List<String> disable() {
         List<String> disable =
                 new ArrayList<>(setup.machine().disable(setup.options().linux()));
-        if (!setup.options().fullSize() && ExplainCheck.hasRow(setup)) {
+        if (debugInfo()) {
             disable.addAll(ExplainCheck.NO_DEBUG_OPTIONS);
         }
         return disable;
@@ -149,6 +154,12 @@ final class KernelBuild {
                 "KBUILD_BUILD_HOST=mcountkit"));
         if (setup.options().cc().equals("clang")) {
             command.add("LLVM=-19");
+        }
+        if (debugInfo()) {
+            // DWARF names the folder each unit was compiled in (DW_AT_comp_dir): the same name in
+            // both builds, so that their objects differ only where the tools' tables do.
+            String map = "-fdebug-prefix-map=" + dir + "=/kernel-check";
+            command.addAll(List.of("KCFLAGS=" + map, "KAFLAGS=" + map));
         }
         command.addAll(Arrays.asList(args));
         return command;

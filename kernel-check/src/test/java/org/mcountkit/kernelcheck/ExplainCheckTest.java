@@ -64,8 +64,7 @@ class ExplainCheckTest {
                         "no-symbol",
                         "untraced-section",
                         "notrace",
-                        "no-ftrace-flags",
-                        "no-site")),
+                        "no-ftrace-flags")),
                 new TreeSet<>(table.values()));
         assertEquals(
                 Set.of(),

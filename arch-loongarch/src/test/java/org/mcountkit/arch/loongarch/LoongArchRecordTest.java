@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.FileReport;
@@ -37,15 +39,17 @@ class LoongArchRecordTest {
 
     private final Mcountkit mcountkit = Mcountkit.withBackends(List.of(new LoongArchBackend()));
 
-    private void recordsEveryCallRelocation(String relocation, String... flags) {
-        Path object = LoongArchTools.compile(dir, "prog.c", PROGRAM, flags);
+    /** The normal code model's {@code bl}, and the medium one's {@code pcaddu18i + jirl}. */
+    @ParameterizedTest
+    @CsvSource({"R_LARCH_B26, 4, -mcmodel=normal", "R_LARCH_CALL36, 8, -mcmodel=medium"})
+    void everyCallRelocationAgainstTheHookIsASite(String relocation, int length, String model) {
+        Path object = LoongArchTools.compile(dir, "prog.c", PROGRAM, "-pg", model);
         List<Long> calls = LoongArchTools.relocations(object, relocation, "_mcount");
         assertEquals(4, calls.size(), "llvm-objdump: " + calls);
 
         FileReport report = mcountkit.record(object, RecordOptions.DEFAULT);
 
         assertEquals(calls, report.sites().stream().map(CallSite::offset).toList());
-        int length = relocation.equals("R_LARCH_CALL36") ? 8 : 4;
         assertTrue(
                 report.sites().stream().allMatch(s -> s.length() == length),
                 report.sites().toString());
@@ -56,16 +60,6 @@ class LoongArchRecordTest {
                         .sorted()
                         .toList());
         assertEquals(List.of(), report.diagnostics(), report.diagnostics().toString());
-    }
-
-    @Test
-    void theNormalCodeModelsBlIsTheSite() {
-        recordsEveryCallRelocation("R_LARCH_B26", "-pg");
-    }
-
-    @Test
-    void theMediumCodeModelsPcaddu18iJirlIsTheSite() {
-        recordsEveryCallRelocation("R_LARCH_CALL36", "-pg", "-mcmodel=medium");
     }
 
     @Test

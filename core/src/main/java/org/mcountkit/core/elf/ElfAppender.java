@@ -33,7 +33,8 @@ public final class ElfAppender {
     private final List<Retype> retypes = new ArrayList<>();
 
     /** A relocation whose type changes (to the machine's NONE type, for a NOPed call). */
-    private record Retype(Section section, int index, int type) {}
+    /** A relocation given {@code type}; with {@code toNothing}, also symbol 0 and addend 0, so it writes 0. */
+    private record Retype(Section section, int index, int type, boolean toNothing) {}
 
     /** A section header as it will be written; {@code raw} holds the old header's bytes, if any. */
     private static final class Header {
@@ -159,7 +160,17 @@ public final class ElfAppender {
      * whether or not the section also gets new contents.
      */
     public void retypeRelocation(Section section, int index, int type) {
-        retypes.add(new Retype(section, index, type));
+        retypes.add(new Retype(section, index, type, false));
+    }
+
+    /**
+     * Points relocation {@code index} of {@code section} at symbol 0 with addend 0, keeping its
+     * type: every loader that applies the type writes 0 (symbol 0's value) there. For a module,
+     * whose loader may know no NONE type (powerpc64's apply_relocate_add refuses R_PPC64_NONE),
+     * where a word must stay 0.
+     */
+    public void relocationToNothing(Section section, int index) {
+        retypes.add(new Retype(section, index, -1, true));
     }
 
     private void applyRetypes() {
@@ -178,7 +189,14 @@ public final class ElfAppender {
                 infoAt -= r.index() * entsize;
             }
             long old = layout.word(entry, infoAt);
-            layout.putWord(entry, infoAt, info.info(info.symbol(old), r.type()));
+            if (r.toNothing()) {
+                layout.putWord(entry, infoAt, info.info(0, info.type(old)));
+                if (r.section().type() == Section.SHT_RELA) {
+                    layout.putWord(entry, infoAt - layout.rInfo() + layout.rAddend(), 0);
+                }
+            } else {
+                layout.putWord(entry, infoAt, info.info(info.symbol(old), r.type()));
+            }
             if (replaced == null) {
                 patch(r.section().offset() + (long) r.index() * entsize, entry.array());
             }

@@ -62,14 +62,14 @@ final class ModuleRecords {
             }
             ElfLayout layout = ElfLayout.of(module.target().elfClass());
             int word = layout.wordSize();
-            int none = module.abi().noneRelocation();
             record Placed(ModuleKallsyms.Region region, long ip) {}
             List<Placed> placed = new ArrayList<>();
             int zeros = 0;
             for (long at = 0; at + word <= data.limit(); at += word) {
                 Relocation r = byOffset.get(at);
-                if (r == null || r.type() == none) {
-                    // Nothing relocates the word: the module's table holds it as stored.
+                RelocatedEntry entry = r == null ? new RelocatedEntry.Zero() : RelocatedEntry.of(module, data, r);
+                if (entry instanceof RelocatedEntry.Zero) {
+                    // Nothing relocates the word, or its relocation writes 0: the table holds it as stored.
                     if (layout.word(data, (int) at) == 0) {
                         zeros++;
                         continue;
@@ -80,7 +80,6 @@ final class ModuleRecords {
                                     "%s+0x%x holds a value no relocation places",
                                     table.get().name(), at));
                 }
-                RelocatedEntry entry = RelocatedEntry.of(module, data, r);
                 if (!(entry instanceof RelocatedEntry.Place p)) {
                     throw new InputException(
                             Failure.UNUSABLE_SITES,

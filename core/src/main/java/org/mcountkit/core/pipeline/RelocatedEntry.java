@@ -20,6 +20,12 @@ public sealed interface RelocatedEntry {
     /** The entry points at {@code offset} in {@code section}. */
     record Place(Section section, long offset) implements RelocatedEntry {}
 
+    /**
+     * The relocation writes 0: the machine's NONE type, or symbol 0 plus an addend of 0 (what
+     * {@code prune} leaves of a module's dead word, which every module loader applies as 0).
+     */
+    record Zero() implements RelocatedEntry {}
+
     /** The entry cannot be placed: how bad that is, and why (a WARNING's entry is skipped by {@code list}). */
     record Unplaced(Severity severity, String reason) implements RelocatedEntry {}
 
@@ -29,6 +35,9 @@ public sealed interface RelocatedEntry {
         ElfFile file = image.file();
         ElfLayout layout = ElfLayout.of(image.target().elfClass());
         int word = layout.wordSize();
+        if (r.type() == abi.noneRelocation()) {
+            return new Zero();
+        }
         boolean functionWord = r.type() == abi.functionTableRelocation() && r.type() != abi.tableRelocation();
         if (r.type() != abi.tableRelocation() && !functionWord) {
             return new Unplaced(
@@ -39,15 +48,18 @@ public sealed interface RelocatedEntry {
             return new Unplaced(
                     Severity.ERROR, "relocation points past the end of the table (" + data.limit() + " bytes)");
         }
+        long stored = layout.signedWord(data, (int) r.offset());
+        // A partial-inplace machine's word counts too: gas puts the offset there, recordmcount.c in r_addend.
+        long addend = r.explicitAddend() ? r.addend() + (abi.addendsInPlace() ? stored : 0) : stored;
+        if (r.symbolIndex() == 0 && addend == 0) {
+            return new Zero();
+        }
         Symbol symbol = file.symbol(r.symbolIndex());
         if (!symbol.isInSection() || symbol.sectionIndex() >= file.sections().size()) {
             return new Unplaced(
                     Severity.WARNING,
                     "entry against symbol '" + symbol.name() + "', which is not defined in a section");
         }
-        long stored = layout.signedWord(data, (int) r.offset());
-        // A partial-inplace machine's word counts too: gas puts the offset there, recordmcount.c in r_addend.
-        long addend = r.explicitAddend() ? r.addend() + (abi.addendsInPlace() ? stored : 0) : stored;
         // The function word's type adds no instruction-set bit to the function's address (ARM's
         // R_ARM_ABS32_NOI); the plain one gives what the symbol's value says, as the linker does.
         long base = functionWord ? image.backend().functionAddress(image.target(), symbol) : symbol.value();

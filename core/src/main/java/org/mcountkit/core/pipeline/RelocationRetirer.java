@@ -10,19 +10,32 @@ import org.mcountkit.core.elf.ElfAppender;
 
 /**
  * Retypes to the machine's NONE type every relocation that would write into bytes turned into a
- * NOP, so the linker leaves the NOP alone (the kernel tool does so on x86 and arm64). Ranges are
- * collected first and each relocation section is read once, however many sites are NOPed.
+ * NOP, so the linker leaves the NOP alone (the kernel tool does so on x86 and arm64); or, for a
+ * module's zeroed table words ({@link #toNothing}), points each at symbol 0 with addend 0, which
+ * every module loader applies as 0. Ranges are collected first and each relocation section is
+ * read once, however many sites are NOPed.
  */
 public final class RelocationRetirer {
 
     private final ElfImage image;
     private final ElfAppender out;
+    private final boolean toNothing;
     /** Per code section: start offset to end offset of each NOPed range. */
     private final Map<Integer, NavigableMap<Long, Long>> ranges = new TreeMap<>();
 
     public RelocationRetirer(ElfImage image, ElfAppender out) {
+        this(image, out, false);
+    }
+
+    private RelocationRetirer(ElfImage image, ElfAppender out, boolean toNothing) {
         this.image = image;
         this.out = out;
+        this.toNothing = toNothing;
+    }
+
+    /** A retirer that keeps each relocation's type and makes it write 0 (symbol 0, addend 0). */
+    public static RelocationRetirer toNothing(ElfImage image, ElfAppender out) {
+        return new RelocationRetirer(image, out, true);
     }
 
     /** Marks {@code length} bytes at {@code offset} of section {@code code} as NOPed. */
@@ -41,7 +54,11 @@ public final class RelocationRetirer {
                     long at = relocations.get(i).offset();
                     Map.Entry<Long, Long> range = nopped.floorEntry(at);
                     if (range != null && at < range.getValue()) {
-                        out.retypeRelocation(rs, i, none);
+                        if (toNothing) {
+                            out.relocationToNothing(rs, i);
+                        } else {
+                            out.retypeRelocation(rs, i, none);
+                        }
                     }
                 }
             }

@@ -134,8 +134,10 @@ public final class Pruner {
     /**
      * Pruning a relocatable object (a kernel module, whose tables the module loader relocates and
      * ftrace sorts at load time): each word {@link Verifier} finds outside a function is zeroed
-     * and its relocation made the machine's NONE type, so that the loader leaves the word 0 and
-     * ftrace skips it; nothing moves.
+     * and its relocation pointed at symbol 0 with addend 0, so that the loader writes 0 there and
+     * ftrace skips it; nothing moves. Not the NONE type: powerpc64's module loader refuses
+     * R_PPC64_NONE ("Unknown ADD relocation: 0", arch/powerpc/kernel/module_64.c), where every
+     * loader applies the table's own type.
      */
     private static final class ModuleEdit {
         private final ElfImage image;
@@ -157,7 +159,7 @@ public final class Pruner {
                     !tables.isEmpty(),
                     McountLocSections.TABLE + " or " + TableSites.PATCHABLE_FUNCTION_ENTRIES + " table");
             ElfAppender out = ElfAppender.inPlace(file, image.abi().relocationInfo());
-            RelocationRetirer retirer = new RelocationRetirer(image, out);
+            RelocationRetirer retirer = RelocationRetirer.toNothing(image, out);
             int word = image.target().pointerSize();
             int entries = 0;
             int zerosBefore = 0;
@@ -215,7 +217,8 @@ public final class Pruner {
                     false,
                     changes,
                     List.copyOf(diagnostics),
-                    write);
+                    write,
+                    true);
         }
     }
 
@@ -317,7 +320,8 @@ public final class Pruner {
                     reordered,
                     changes,
                     List.copyOf(diagnostics),
-                    write);
+                    write,
+                    false);
         }
     }
 }

@@ -249,18 +249,15 @@ public final class Verifier {
                     byOffset.putIfAbsent(r.offset(), r);
                 }
             }
-            int none = image.abi().noneRelocation();
             List<ObjectVerdict> verdicts = new ArrayList<>();
             for (long at = 0; at + word <= data.limit(); at += word) {
                 Relocation r = byOffset.get(at);
-                if (r != null && r.type() == none) {
-                    verdicts.add(new ObjectVerdict(at, Verdict.ZERO));
-                    continue;
-                }
                 RelocatedEntry placed = r == null
                         ? new RelocatedEntry.Unplaced(Severity.ERROR, "no relocation places this word")
                         : RelocatedEntry.of(image, data, r);
-                if (placed instanceof RelocatedEntry.Place p) {
+                if (placed instanceof RelocatedEntry.Zero) {
+                    verdicts.add(new ObjectVerdict(at, Verdict.ZERO));
+                } else if (placed instanceof RelocatedEntry.Place p) {
                     verdicts.add(
                             new ObjectVerdict(at, objectEntry(table.name(), at, p.section(), p.offset(), patchable)));
                 } else if (placed instanceof RelocatedEntry.Unplaced u) {

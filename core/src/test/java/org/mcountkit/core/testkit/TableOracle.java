@@ -44,14 +44,14 @@ public final class TableOracle {
             }
             ByteBuffer data = elf.bytes(elf.section(rs.info()));
             for (Relocation r : elf.relocations(rs)) {
-                if (r.type() == 0) {
-                    // Every machine's NONE: a word prune zeroed, which the loader leaves 0.
-                    continue;
-                }
-                Symbol s = elf.symbol(r.symbolIndex());
                 long addend = r.explicitAddend()
                         ? r.addend()
                         : (word == 8 ? data.getLong((int) r.offset()) : data.getInt((int) r.offset()));
+                if (r.type() == 0 || (r.symbolIndex() == 0 && addend == 0)) {
+                    // Every machine's NONE, or symbol 0 plus 0: a word prune zeroed, which the loader leaves 0.
+                    continue;
+                }
+                Symbol s = elf.symbol(r.symbolIndex());
                 long offset = s.value() + addend;
                 if (word == 4) {
                     offset &= 0xffffffffL;
