@@ -1,7 +1,9 @@
 package org.mcountkit.arch.arm64;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.mcountkit.api.EncodingException;
+import org.mcountkit.api.InstructionWords;
 import org.mcountkit.api.PatchEncodings;
 
 /**
@@ -23,15 +25,7 @@ public enum Arm64Encodings implements PatchEncodings {
     /** {@code length / 4} NOPs. */
     @Override
     public byte[] nop(int length) {
-        if (length <= 0 || length % Arm64Instructions.LENGTH != 0) {
-            throw new EncodingException("no A64 NOP sequence of " + length + " bytes: instructions are 4 bytes");
-        }
-        byte[] nop = Arm64Instructions.bytes(Arm64Instructions.NOP);
-        byte[] out = new byte[length];
-        for (int at = 0; at < length; at += nop.length) {
-            System.arraycopy(nop, 0, out, at, nop.length);
-        }
-        return out;
+        return InstructionWords.nops(Arm64Instructions.NOP, length, ByteOrder.LITTLE_ENDIAN, "A64");
     }
 
     /** {@code bl targetAddress} at {@code siteAddress}; the target must be within +/-128 MiB. */

@@ -1,7 +1,9 @@
 package org.mcountkit.arch.arm64;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.mcountkit.api.EncodingException;
+import org.mcountkit.api.InstructionWords;
 
 /**
  * The few A64 instruction forms ftrace deals with (Arm ARM, C6.2: BL, NOP, MOV (register)).
@@ -31,15 +33,12 @@ final class Arm64Instructions {
 
     /** The instruction word at {@code offset} of {@code code}, read little-endian whatever the buffer's order. */
     static int word(ByteBuffer code, int offset) {
-        return (code.get(offset) & 0xff)
-                | (code.get(offset + 1) & 0xff) << 8
-                | (code.get(offset + 2) & 0xff) << 16
-                | (code.get(offset + 3) & 0xff) << 24;
+        return InstructionWords.word(code, offset, ByteOrder.LITTLE_ENDIAN);
     }
 
-    /** The four bytes of an instruction word as stored in memory. */
+    /** The four bytes of an instruction word as stored in memory (A64 code is little-endian in either data order). */
     static byte[] bytes(int word) {
-        return new byte[] {(byte) word, (byte) (word >>> 8), (byte) (word >>> 16), (byte) (word >>> 24)};
+        return InstructionWords.bytes(word, ByteOrder.LITTLE_ENDIAN);
     }
 
     static boolean isBl(int word) {

@@ -1,6 +1,7 @@
 package org.mcountkit.arch.loongarch;
 
-import org.mcountkit.api.EncodingException;
+import java.nio.ByteOrder;
+import org.mcountkit.api.InstructionWords;
 import org.mcountkit.api.PatchEncodings;
 
 /**
@@ -23,15 +24,7 @@ enum LoongArchEncodings implements PatchEncodings {
     /** {@code length / 4} NOPs. */
     @Override
     public byte[] nop(int length) {
-        if (length <= 0 || length % LoongArchInstructions.WORD != 0) {
-            throw new EncodingException("no LoongArch NOP sequence of " + length + " bytes: instructions are 4 bytes");
-        }
-        byte[] nop = LoongArchInstructions.bytes(LoongArchInstructions.NOP);
-        byte[] out = new byte[length];
-        for (int at = 0; at < length; at += nop.length) {
-            System.arraycopy(nop, 0, out, at, nop.length);
-        }
-        return out;
+        return InstructionWords.nops(LoongArchInstructions.NOP, length, ByteOrder.LITTLE_ENDIAN, "LoongArch");
     }
 
     @Override

@@ -1,7 +1,9 @@
 package org.mcountkit.arch.loongarch;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.mcountkit.api.EncodingException;
+import org.mcountkit.api.InstructionWords;
 
 /**
  * The LoongArch instructions ftrace sites are made of (LoongArch Reference Manual, volume 1,
@@ -31,14 +33,11 @@ final class LoongArchInstructions {
 
     /** The instruction word at {@code offset}, read little-endian whatever the buffer's order. */
     static int word(ByteBuffer code, int offset) {
-        return (code.get(offset) & 0xff)
-                | (code.get(offset + 1) & 0xff) << 8
-                | (code.get(offset + 2) & 0xff) << 16
-                | (code.get(offset + 3) & 0xff) << 24;
+        return InstructionWords.word(code, offset, ByteOrder.LITTLE_ENDIAN);
     }
 
     static byte[] bytes(int word) {
-        return new byte[] {(byte) word, (byte) (word >>> 8), (byte) (word >>> 16), (byte) (word >>> 24)};
+        return InstructionWords.bytes(word, ByteOrder.LITTLE_ENDIAN);
     }
 
     static boolean isBl(int word) {
