@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 
@@ -19,7 +20,7 @@ import java.util.Set;
  * may name a function (ARM's Thumb bit: {@link #functionsNeverBases},
  * {@link #functionTableRelocation}), and whether {@code record} leaves hook calls in untraced sections
  * alone ({@link #keepsUntracedCalls}), which section holds function descriptors
- * ({@link #descriptorSection}; null where a function symbol's value is its code), and whether a RELA
+ * ({@link #descriptorSection}; empty where a function symbol's value is its code), and whether a RELA
  * machine's linker takes addends from the relocated word ({@link #addendsInPlace}). A backend
  * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
  */
@@ -47,7 +48,7 @@ public record Abi(
         boolean functionsNeverBases,
         int functionTableRelocation,
         boolean keepsUntracedCalls,
-        String descriptorSection,
+        Optional<String> descriptorSection,
         boolean addendsInPlace) {
 
     public Abi {
@@ -64,6 +65,7 @@ public record Abi(
         Objects.requireNonNull(relocations, "relocations");
         Objects.requireNonNull(relocationInfo, "relocationInfo");
         Objects.requireNonNull(relativeRelocation, "relativeRelocation");
+        Objects.requireNonNull(descriptorSection, "descriptorSection");
     }
 
     /** The name of a relocation type for messages ({@code R_X86_64_PLT32}), or its number. */
@@ -127,7 +129,7 @@ public record Abi(
         private boolean functionsNeverBases;
         private int functionTableRelocation = -1;
         private boolean keepsUntracedCalls;
-        private String descriptorSection;
+        private Optional<String> descriptorSection = Optional.empty();
         private boolean addendsInPlace;
 
         private Builder(String machineName, ElfMachine machine, ElfClass elfClass, Endian endian) {
@@ -297,7 +299,7 @@ public record Abi(
          * (64-bit PowerPC ELFv1 ABI, 3.2.5 "Function Descriptors": {@code .opd}).
          */
         public Builder functionDescriptors(String name) {
-            this.descriptorSection = Objects.requireNonNull(name, "name");
+            this.descriptorSection = Optional.of(name);
             return this;
         }
 

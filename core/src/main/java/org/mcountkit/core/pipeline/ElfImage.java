@@ -173,10 +173,10 @@ public final class ElfImage implements AutoCloseable {
      * as it is.
      */
     public Symbol atCode(Symbol s) {
-        String descriptors = abi.descriptorSection();
-        if (descriptors == null || !s.isFunction() || !s.isInSection()) {
+        if (abi.descriptorSection().isEmpty() || !s.isFunction() || !s.isInSection()) {
             return s;
         }
+        String descriptors = abi.descriptorSection().get();
         if (s.sectionIndex() >= file.sections().size()) {
             return s;
         }
