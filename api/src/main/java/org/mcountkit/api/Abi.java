@@ -21,7 +21,7 @@ import java.util.Set;
  * {@link #functionTableRelocation}), and whether {@code record} leaves hook calls in untraced sections
  * alone ({@link #keepsUntracedCalls}), which section holds function descriptors
  * ({@link #descriptorSection}; empty where a function symbol's value is its code), and whether a RELA
- * machine's linker takes addends from the relocated word ({@link #addendsInPlace}). A backend
+ * machine's linker takes addends from the relocated word (both in {@link #addends}). A backend
  * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
  */
 public record Abi(
@@ -39,7 +39,7 @@ public record Abi(
         Set<Integer> companionRelocations,
         int tableRelocation,
         int noneRelocation,
-        boolean rela,
+        AddendPlacement addends,
         RelocationInfo relocationInfo,
         boolean hookShouldBeWeak,
         boolean scanByteByByte,
@@ -48,8 +48,7 @@ public record Abi(
         boolean functionsNeverBases,
         int functionTableRelocation,
         boolean keepsUntracedCalls,
-        Optional<String> descriptorSection,
-        boolean addendsInPlace) {
+        Optional<String> descriptorSection) {
 
     public Abi {
         Objects.requireNonNull(machineName, "machineName");
@@ -65,6 +64,7 @@ public record Abi(
         Objects.requireNonNull(relocations, "relocations");
         Objects.requireNonNull(relocationInfo, "relocationInfo");
         Objects.requireNonNull(relativeRelocation, "relativeRelocation");
+        Objects.requireNonNull(addends, "addends");
         Objects.requireNonNull(descriptorSection, "descriptorSection");
     }
 
@@ -76,6 +76,11 @@ public record Abi(
     /** The instruction set the call a {@link #callFieldOffsets call relocation} marks is decoded in. */
     public InstructionSet callMode(int type) {
         return callModes.getOrDefault(type, InstructionSet.DEFAULT);
+    }
+
+    /** Whether the machine's relocation sections are {@code SHT_RELA}. */
+    public boolean rela() {
+        return addends.rela();
     }
 
     /** True when {@code type} is the relocation that fills a slot with the load address plus its addend. */
@@ -120,7 +125,7 @@ public record Abi(
         private final Set<Integer> companionRelocations = new java.util.HashSet<>();
         private int tableRelocation = -1;
         private int noneRelocation;
-        private boolean rela = true;
+        private AddendPlacement addends = AddendPlacement.IN_RELOCATION;
         private RelocationInfo relocationInfo;
         private boolean hookShouldBeWeak;
         private boolean scanByteByByte;
@@ -130,7 +135,6 @@ public record Abi(
         private int functionTableRelocation = -1;
         private boolean keepsUntracedCalls;
         private Optional<String> descriptorSection = Optional.empty();
-        private boolean addendsInPlace;
 
         private Builder(String machineName, ElfMachine machine, ElfClass elfClass, Endian endian) {
             this.machineName = machineName;
@@ -221,7 +225,7 @@ public record Abi(
 
         /** Objects keep addends in the relocated bytes ({@code SHT_REL}), as on i386. */
         public Builder rel() {
-            this.rela = false;
+            this.addends = AddendPlacement.IN_WORD;
             return this;
         }
 
@@ -311,7 +315,7 @@ public record Abi(
          * read back takes the sum of both.
          */
         public Builder addendsInPlace() {
-            this.addendsInPlace = true;
+            this.addends = AddendPlacement.IN_WORD_OF_RELA;
             return this;
         }
 
@@ -334,7 +338,7 @@ public record Abi(
                     companionRelocations,
                     tableRelocation,
                     noneRelocation,
-                    rela,
+                    addends,
                     relocationInfo,
                     hookShouldBeWeak,
                     scanByteByByte,
@@ -343,8 +347,7 @@ public record Abi(
                     functionsNeverBases,
                     functionTableRelocation < 0 ? tableRelocation : functionTableRelocation,
                     keepsUntracedCalls,
-                    descriptorSection,
-                    addendsInPlace);
+                    descriptorSection);
         }
     }
 }

@@ -2,13 +2,14 @@ package org.mcountkit.core.elf;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.mcountkit.api.AddendPlacement;
 import org.mcountkit.api.Section;
 
 /**
  * Adds {@code __mcount_loc} (one pointer per site) and its relocation section, laid out like the
  * kernel tool's: table flags SHF_ALLOC, alignment and entry size of a pointer; the relocation
  * section of the input's kind (REL keeps the value in the table word, RELA in the addend, or in
- * the word on a machine whose RELA relocations are partial-inplace, {@code Abi#addendsInPlace}).
+ * the word on a machine whose RELA relocations are partial-inplace: {@link AddendPlacement}).
  */
 public final class McountLocSections {
 
@@ -19,18 +20,10 @@ public final class McountLocSections {
 
     private McountLocSections() {}
 
-    public static void append(ElfFile file, ElfAppender out, List<Entry> entries, boolean rela, int relocationType) {
-        append(file, out, entries, rela, false, relocationType);
-    }
-
-    /** As above; with {@code addendsInPlace} the values go in the words and the RELA addends are 0. */
+    /** Appends the table of {@code entries}, each value where {@code addends} puts it. */
     public static void append(
-            ElfFile file,
-            ElfAppender out,
-            List<Entry> entries,
-            boolean rela,
-            boolean addendsInPlace,
-            int relocationType) {
+            ElfFile file, ElfAppender out, List<Entry> entries, AddendPlacement addends, int relocationType) {
+        boolean rela = addends.rela();
         ElfLayout layout = ElfLayout.of(file.target().elfClass());
         int word = layout.wordSize();
         ByteBuffer table = ByteBuffer.allocate(entries.size() * word)
@@ -39,7 +32,7 @@ public final class McountLocSections {
         ByteBuffer relocations = writer.allocate(entries.size());
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
-            boolean inWord = !rela || addendsInPlace;
+            boolean inWord = addends.valueInWord();
             if (inWord) {
                 layout.putWord(table, i * word, e.value());
             }

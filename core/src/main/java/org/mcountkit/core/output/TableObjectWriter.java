@@ -49,7 +49,7 @@ public final class TableObjectWriter {
         int r = 0;
         for (int i = 0; i < entries.size(); i++) {
             TableEntry e = entries.get(i);
-            boolean inWord = e.isAbsolute() || !table.rela() || table.addendsInPlace();
+            boolean inWord = e.isAbsolute() || table.addends().valueInWord();
             if (inWord) {
                 layout.putWord(data, i * word, e.value());
             }

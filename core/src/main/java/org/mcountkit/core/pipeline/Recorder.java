@@ -111,8 +111,7 @@ public final class Recorder {
                         file,
                         out,
                         entries,
-                        rela,
-                        image.abi().addendsInPlace(),
+                        image.abi().addends().forSection(rela),
                         image.abi().tableRelocation());
             }
             ElfFiles.replace(existing, options.fsync(), out, rewriting.races(), litter)

@@ -50,7 +50,7 @@ public sealed interface RelocatedEntry {
         }
         long stored = layout.signedWord(data, (int) r.offset());
         // A partial-inplace machine's word counts too: gas puts the offset there, recordmcount.c in r_addend.
-        long addend = r.explicitAddend() ? r.addend() + (abi.addendsInPlace() ? stored : 0) : stored;
+        long addend = abi.addends().addend(r, stored);
         if (r.symbolIndex() == 0 && addend == 0) {
             return new Zero();
         }

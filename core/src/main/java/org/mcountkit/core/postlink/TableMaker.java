@@ -136,8 +136,7 @@ public final class TableMaker {
         return new Table(
                 objectTarget,
                 abi.machineName(),
-                abi.rela(),
-                abi.addendsInPlace(),
+                abi.addends(),
                 abi.functionTableRelocation(),
                 abi.functionTableRelocation() == abi.tableRelocation()
                         ? null

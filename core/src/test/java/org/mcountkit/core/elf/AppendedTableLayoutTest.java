@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.mcountkit.api.AddendPlacement;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
@@ -100,7 +101,12 @@ class AppendedTableLayoutTest {
         }
         ElfAppender out =
                 new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
-        McountLocSections.append(file, out, entries, build.rela(), build.tableRelocation);
+        McountLocSections.append(
+                file,
+                out,
+                entries,
+                build.rela() ? AddendPlacement.IN_RELOCATION : AddendPlacement.IN_WORD,
+                build.tableRelocation);
         AtomicFile.replace(AtomicFile.Existing.of(object), true, out::writeTo);
         return expected;
     }

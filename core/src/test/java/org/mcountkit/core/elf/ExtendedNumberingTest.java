@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.mcountkit.api.AddendPlacement;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
@@ -278,7 +279,7 @@ class ExtendedNumberingTest {
         }
         ElfAppender out =
                 new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
-        McountLocSections.append(file, out, entries, true, R_X86_64_64);
+        McountLocSections.append(file, out, entries, AddendPlacement.IN_RELOCATION, R_X86_64_64);
         AtomicFile.replace(AtomicFile.Existing.of(object), true, out::writeTo);
         return targets;
     }
