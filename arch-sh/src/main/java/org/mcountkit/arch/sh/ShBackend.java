@@ -23,7 +23,7 @@ import org.mcountkit.api.Recognition;
  * ({@link ShInstructions}); the word carries R_SH_DIR32 against the hook, and the kernel records
  * and patches the word itself: its address is the table entry (recordmcount.c, EM_SH: any
  * relocation against {@code mcount} or {@code __fentry__}, adjust 0, table word R_SH_DIR32).
- * Relocations are RELA, but the linker takes addends from the word ({@link Abi#addendsInPlace}).
+ * Relocations are RELA, but the linker takes addends from the word ({@link Abi#addends}).
  */
 public final class ShBackend extends AbstractArchBackend {
 
