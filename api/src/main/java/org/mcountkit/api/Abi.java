@@ -33,9 +33,7 @@ public record Abi(
         int variantFlags,
         Set<String> hooks,
         RelocationTypes relocations,
-        Map<Integer, Integer> callFieldOffsets,
-        Map<Integer, InstructionSet> callModes,
-        Set<Integer> linkedOnlyCalls,
+        Map<Integer, CallRelocation> callRelocations,
         Set<Integer> companionRelocations,
         int tableRelocation,
         int noneRelocation,
@@ -56,9 +54,7 @@ public record Abi(
         Objects.requireNonNull(elfClass, "elfClass");
         Objects.requireNonNull(endian, "endian");
         hooks = Set.copyOf(hooks);
-        callFieldOffsets = Map.copyOf(callFieldOffsets);
-        callModes = Map.copyOf(callModes);
-        linkedOnlyCalls = Set.copyOf(linkedOnlyCalls);
+        callRelocations = Map.copyOf(callRelocations);
         companionRelocations = Set.copyOf(companionRelocations);
         symbolSlotRelocations = Set.copyOf(symbolSlotRelocations);
         Objects.requireNonNull(relocations, "relocations");
@@ -73,9 +69,9 @@ public record Abi(
         return relocations.name(type);
     }
 
-    /** The instruction set the call a {@link #callFieldOffsets call relocation} marks is decoded in. */
-    public InstructionSet callMode(int type) {
-        return callModes.getOrDefault(type, InstructionSet.DEFAULT);
+    /** How relocation {@code type} marks a call, where the ABI declares it one. */
+    public Optional<CallRelocation> callRelocation(int type) {
+        return Optional.ofNullable(callRelocations.get(type));
     }
 
     /** Whether the machine's relocation sections are {@code SHT_RELA}. */
@@ -119,9 +115,7 @@ public record Abi(
         private int variantFlags;
         private Set<String> hooks = Set.of();
         private RelocationTypes relocations;
-        private final Map<Integer, Integer> callFieldOffsets = new HashMap<>();
-        private final Map<Integer, InstructionSet> callModes = new HashMap<>();
-        private final Set<Integer> linkedOnlyCalls = new java.util.HashSet<>();
+        private final Map<Integer, CallRelocation> callRelocations = new HashMap<>();
         private final Set<Integer> companionRelocations = new java.util.HashSet<>();
         private int tableRelocation = -1;
         private int noneRelocation;
@@ -169,41 +163,38 @@ public record Abi(
         }
 
         /**
-         * Relocations that mark a call {@link ArchBackend#decode} reads: the call starts
-         * {@code fieldOffset} bytes before the relocated field (x86's {@code e8} opcode, 1 byte
-         * before R_X86_64_PLT32). Core decodes there, in the default instruction set, and a
-         * {@link Instruction.Call} is the site, of the call's length; anything else, and every
-         * other relocation, goes to {@link ArchBackend#recognize}, which says why it is not a
-         * call or finds the forms decode does not know.
+         * Relocations that mark a call {@link ArchBackend#decode} reads, of the form {@code call}:
+         * core decodes there, and a {@link Instruction.Call} is the site, of the call's length;
+         * anything else, and every other relocation, goes to {@link ArchBackend#recognize}, which
+         * says why it is not a call or finds the forms decode does not know.
          */
+        public Builder calls(CallRelocation call, RelocationType... types) {
+            for (RelocationType type : types) {
+                callRelocations.put(type.number(), call);
+            }
+            return this;
+        }
+
+        /** Compilers' calls starting {@code fieldOffset} bytes before the relocated field ({@link CallRelocation#at}). */
         public Builder calls(int fieldOffset, RelocationType... types) {
-            return calls(fieldOffset, InstructionSet.DEFAULT, types);
+            return calls(CallRelocation.at(fieldOffset), types);
         }
 
         /**
-         * {@link #calls(int, RelocationType...)} for relocations that say which instruction set
-         * the call is in (ARM's {@code R_ARM_CALL} an A32 {@code bl}, {@code R_ARM_THM_CALL} a T32
-         * one): core decodes their place in {@code mode}.
+         * Calls in instruction set {@code mode}, for relocations that say which one the call is in
+         * (ARM's {@code R_ARM_CALL} an A32 {@code bl}, {@code R_ARM_THM_CALL} a T32 one).
          */
         public Builder calls(int fieldOffset, InstructionSet mode, RelocationType... types) {
-            for (RelocationType type : types) {
-                callFieldOffsets.put(type.number(), fieldOffset);
-                callModes.put(type.number(), mode);
-            }
-            return this;
+            return calls(CallRelocation.at(fieldOffset).in(mode), types);
         }
 
         /**
          * Relocations that mark a call only in a linked image, where the linker relaxed the
          * compiler's call to a shorter form (RISC-V's {@code R_RISCV_JAL}); core refuses them in an
-         * object. Also {@link #calls} relocations, at {@code fieldOffset}.
+         * object.
          */
         public Builder linkedCalls(int fieldOffset, RelocationType... types) {
-            calls(fieldOffset, types);
-            for (RelocationType type : types) {
-                linkedOnlyCalls.add(type.number());
-            }
-            return this;
+            return calls(CallRelocation.at(fieldOffset).linkerOnly(), types);
         }
 
         /**
@@ -332,9 +323,7 @@ public record Abi(
                     variantFlags,
                     hooks,
                     relocations,
-                    callFieldOffsets,
-                    callModes,
-                    linkedOnlyCalls,
+                    callRelocations,
                     companionRelocations,
                     tableRelocation,
                     noneRelocation,

@@ -54,7 +54,7 @@ public interface ArchBackend {
 
     /**
      * Judges a relocation against a hook that core's reading of {@link #decode} did not settle:
-     * one of the {@link Abi#callFieldOffsets call relocations} where decode reads neither a call
+     * one of the {@link Abi#callRelocation call relocations} where decode reads neither a call
      * nor a jump, or a relocation the ABI does not declare. By default a rejection: the bytes
      * there, or a reference that uses the hook's address. A backend overrides it only for what
      * one decoded instruction cannot show (a call spread over several relocations, MIPS's long
@@ -62,11 +62,11 @@ public interface ArchBackend {
      * with a reason, or a further relocation of a site.
      */
     default Recognition recognize(HookReference reference) {
-        Integer back = reference.abi().callFieldOffsets().get(reference.type());
-        if (back == null) {
+        Optional<CallRelocation> call = reference.abi().callRelocation(reference.type());
+        if (call.isEmpty()) {
             return reference.notACall("reference (uses the hook's address)");
         }
-        long at = reference.offset() - back;
+        long at = reference.offset() - call.get().fieldOffset();
         StringBuilder bytes = new StringBuilder();
         for (long i = at; i < at + 4 && reference.byteAt(i) >= 0; i++) {
             bytes.append(bytes.length() == 0 ? "" : " ").append(String.format("%02x", reference.byteAt(i)));

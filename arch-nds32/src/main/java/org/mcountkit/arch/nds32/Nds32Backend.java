@@ -46,6 +46,7 @@ public final class Nds32Backend extends AbstractArchBackend {
                 .hooks("_mcount")
                 .relocations(Nds32Relocations.TABLE, Nds32Relocations.R_NDS32_32_RELA)
                 .none(Nds32Relocations.R_NDS32_NONE)
+                .companions(Nds32Relocations.relaxationHints())
                 .hookShouldBeWeak()
                 .build();
     }
@@ -57,9 +58,6 @@ public final class Nds32Backend extends AbstractArchBackend {
     @Override
     public Recognition recognize(HookReference ref) {
         int type = ref.type();
-        if (Nds32Relocations.isRelaxationHint(type)) {
-            return Recognition.partOfSite();
-        }
         long at = ref.offset();
         if (at % Nds32Instructions.SHORT_LENGTH != 0) {
             return ref.notACall("at an odd offset");

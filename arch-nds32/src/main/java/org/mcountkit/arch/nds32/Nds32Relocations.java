@@ -1,5 +1,6 @@
 package org.mcountkit.arch.nds32;
 
+import java.util.Arrays;
 import org.mcountkit.api.RelocationType;
 import org.mcountkit.api.RelocationTypes;
 
@@ -82,9 +83,8 @@ enum Nds32Relocations implements RelocationType {
         return number;
     }
 
-    /** True for a relaxation hint (see above): never a site, never a problem. */
-    static boolean isRelaxationHint(int type) {
-        RelocationType known = TABLE.get(type);
-        return known != null && ((Nds32Relocations) known).relaxationHint;
+    /** The relaxation hints (see above): never a site, never a problem. */
+    static RelocationType[] relaxationHints() {
+        return Arrays.stream(values()).filter(type -> type.relaxationHint).toArray(RelocationType[]::new);
     }
 }

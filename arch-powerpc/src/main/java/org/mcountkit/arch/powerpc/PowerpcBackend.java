@@ -119,7 +119,7 @@ public final class PowerpcBackend extends AbstractArchBackend {
     public Recognition recognize(HookReference ref) {
         long at = ref.offset();
         if (ref.linked()
-                && ref.abi().callFieldOffsets().containsKey(ref.type())
+                && ref.abi().callRelocation(ref.type()).isPresent()
                 && ref.hasAligned(at, PowerpcInstructions.WORD)
                 && ref.inSection(at + PowerpcInstructions.WORD, PowerpcInstructions.WORD)) {
             ByteOrder order = PowerpcInstructions.order(ref.target());

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.AbstractArchBackend;
+import org.mcountkit.api.CallRelocation;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -43,12 +44,11 @@ public final class S390Backend extends AbstractArchBackend {
     /** The offset of a RIL instruction's 32-bit operand, where its relocation applies. */
     private static final int OPERAND = 2;
 
-    private static final int R0 = 0;
-    private static final int R14 = 14;
-
     private static final Abi S390X = Abi.builder("s390x", EM_S390, ElfClass.ELF64, Endian.BIG)
             .hooks("_mcount", "__fentry__")
             .relocations(S390Relocations.TABLE, R_390_64)
+            // -pg's brasl ends a sequence starting 6 bytes before it (gcc 9+) or 12 (old gcc's larl).
+            .calls(CallRelocation.at(OPERAND).endingSequencesFrom(12, 6), R_390_PLT32DBL, R_390_PC32DBL)
             // In a PIE each table word has one, its addend the value ld also writes in the word.
             .slotRelocations(S390Relocations.R_390_RELATIVE)
             .keepsUntracedCalls()
@@ -58,42 +58,17 @@ public final class S390Backend extends AbstractArchBackend {
         super("s390", List.of(S390X));
     }
 
+    /** The words for what decode reads no call in: the hook's address taken with {@code larl}. */
     @Override
     public Recognition recognize(HookReference ref) {
-        if (!R_390_PLT32DBL.is(ref.type()) && !R_390_PC32DBL.is(ref.type())) {
-            return ref.notACall("reference (uses the hook's address)");
-        }
         long start = ref.offset() - OPERAND;
-        if (start % 2 != 0 || !ref.inSection(start, S390Instructions.RIL)) {
-            return ref.notACall("at a misaligned or truncated instruction");
-        }
-        ByteBuffer code = ref.code();
-        int at = (int) start;
-        if (S390Instructions.isBrasl(code, at)) {
-            int register = S390Instructions.register(code, at);
-            if (register == R0) {
-                return Recognition.site(at, S390Instructions.RIL);
-            }
-            if (register == R14) {
-                Optional<S390Sequences.Sequence> sequence = S390Sequences.aroundBrasl(code, at);
-                if (sequence.isPresent()) {
-                    return Recognition.site(
-                            sequence.get().start(), sequence.get().length());
-                }
-                return ref.notACall(
-                        "on a brasl %r14 outside gcc's -pg sequence (stg %r14,8(%r15); brasl; lg %r14,8(%r15))");
-            }
-            return ref.notACall("on a brasl %r" + register + ", neither -mfentry's brasl %r0 nor -pg's brasl %r14");
-        }
-        if (ref.linked() && S390Instructions.isBrclNever(code, at)) {
-            return Recognition.site(at, S390Instructions.RIL);
-        }
-        if (S390Instructions.isLarl(code, at)) {
+        if ((R_390_PLT32DBL.is(ref.type()) || R_390_PC32DBL.is(ref.type()))
+                && ref.hasAligned(start, 2)
+                && ref.inSection(start, S390Instructions.RIL)
+                && S390Instructions.isLarl(ref.code(), (int) start)) {
             return ref.notACall("on a larl (takes the hook's address)");
         }
-        return ref.notACall(String.format(
-                "on the instruction %02x%02x..., which is not a brasl",
-                S390Instructions.unsigned(code, at), S390Instructions.unsigned(code, at + 1)));
+        return super.recognize(ref);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.AbstractArchBackend;
+import org.mcountkit.api.CallRelocation;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -37,6 +38,8 @@ public final class ShBackend extends AbstractArchBackend {
                 .hooks(HOOKS)
                 .relocations(ShRelocations.TABLE, R_SH_DIR32)
                 .addendsInPlace()
+                // The word the -pg sequence jumps through is the site; gcc writes `.long mcount`.
+                .calls(CallRelocation.at(0).absolute(), R_SH_DIR32)
                 // In a PIE each table word has one, its addend the value ld also writes in the word.
                 .slotRelocations(ShRelocations.R_SH_RELATIVE)
                 .keepsUntracedCalls()
@@ -48,30 +51,18 @@ public final class ShBackend extends AbstractArchBackend {
     }
 
     /**
-     * A site is an R_SH_DIR32 word that the {@code -pg} sequence before it loads and jumps
-     * through. recordmcount.c takes any relocation against the hook; a word that holds the hook's
-     * address for other code ({@code &mcount} in a literal pool, or in data) is no call, and the
-     * kernel's NOP there would change what that code reads, so it is rejected. In an object the
-     * word is the assembler's 0, as gcc writes {@code .long mcount}; in a linked image it may
-     * hold the hook's address, or after {@code patch --nop} the address after it.
+     * The words for an R_SH_DIR32 word decode reads no call through: recordmcount.c takes any
+     * relocation against the hook, but a word that holds the hook's address for other code
+     * ({@code &mcount} in a literal pool, or in data) is no call, and the kernel's NOP there would
+     * change what that code reads.
      */
     @Override
     public Recognition recognize(HookReference ref) {
-        if (!R_SH_DIR32.is(ref.type())) {
-            return ref.notACall("reference (uses the hook's address)");
-        }
-        long at = ref.offset();
-        ByteOrder order = ShInstructions.order(ref.target());
-        if (!ref.inSection(at, ShInstructions.WORD) || !ShInstructions.isHookWord(ref.code(), 0, (int) at, order)) {
+        if (R_SH_DIR32.is(ref.type())) {
             return ref.notACall("on a word that no mov.l/sts.l pr/mova/jmp @r1/lds r0,pr sequence before it calls"
                     + " through (uses the hook's address)");
         }
-        long inPlace = ShInstructions.word(ref.code(), (int) at, order);
-        if (!ref.linked() && inPlace != 0) {
-            return ref.notACall(
-                    String.format("on a word holding 0x%x, which the linker adds to the hook's address", inPlace));
-        }
-        return Recognition.site(at, ShInstructions.WORD);
+        return super.recognize(ref);
     }
 
     @Override

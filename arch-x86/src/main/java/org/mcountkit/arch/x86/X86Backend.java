@@ -20,8 +20,10 @@ import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_REX_GOTPCREL
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.AbstractArchBackend;
+import org.mcountkit.api.CallRelocation;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
@@ -132,12 +134,12 @@ public final class X86Backend extends AbstractArchBackend {
     public Recognition recognize(HookReference ref) {
         boolean i386 = EM_386.is(ref.target());
         long field = ref.offset();
-        Integer call = ref.abi().callFieldOffsets().get(ref.type());
-        if (call != null && call == CALL_REL32_FIELD) {
+        Optional<Integer> call = ref.abi().callRelocation(ref.type()).map(CallRelocation::fieldOffset);
+        if (call.equals(Optional.of(CALL_REL32_FIELD))) {
             // decode's call and jmp are judged by core; here, what uses the hook's 32-bit address.
             return ref.notACall("reference" + opcodeNote(ref.byteAt(field - 1)));
         }
-        if (call != null && call == CALL_INDIRECT_FIELD) {
+        if (call.equals(Optional.of(CALL_INDIRECT_FIELD))) {
             if (i386 && matches(ref, field - CALL_INDIRECT_FIELD, CALL_INDIRECT_EBX)) {
                 return Recognition.site(field - CALL_INDIRECT_FIELD, CALL_INDIRECT_LENGTH);
             }

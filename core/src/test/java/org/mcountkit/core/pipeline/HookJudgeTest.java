@@ -3,6 +3,7 @@ package org.mcountkit.core.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -12,6 +13,7 @@ import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
+import org.mcountkit.api.CallRelocation;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfMachine;
@@ -39,7 +41,9 @@ class HookJudgeTest {
         R_T_THUMB_CALL(3),
         R_T_RELAXED(4),
         R_T_RELAX(5),
-        R_T_ADDRESS(6);
+        R_T_ADDRESS(6),
+        R_T_SEQUENCE_CALL(7),
+        R_T_WORD(8);
 
         private final int number;
 
@@ -62,15 +66,20 @@ class HookJudgeTest {
             .calls(0, THUMB, Types.R_T_THUMB_CALL)
             .linkedCalls(0, Types.R_T_RELAXED)
             .companions(Types.R_T_RELAX)
+            .calls(CallRelocation.at(0).endingSequencesFrom(4), Types.R_T_SEQUENCE_CALL)
+            .calls(CallRelocation.at(0).absolute(), Types.R_T_WORD)
             .build();
 
     private final ArchBackend backend = mock(ArchBackend.class);
     private final Code code = new Code(TARGET, ByteBuffer.allocate(16), 0, InstructionSet.DEFAULT);
 
     private Recognition judge(Types type, boolean linked) {
+        return judge(new Relocation(4, type.number(), 1, 0, false), linked);
+    }
+
+    private Recognition judge(Relocation relocation, boolean linked) {
         when(backend.abi(any())).thenReturn(ABI);
-        HookReference ref = new HookReference(
-                TARGET, ABI, ".text", code.bytes(), new Relocation(4, type.number(), 1, 0, false), "hook", linked);
+        HookReference ref = new HookReference(TARGET, ABI, ".text", code.bytes(), relocation, "hook", linked);
         return new HookJudge(backend, new CodeReader(backend, TARGET)).judge(ref, code);
     }
 
@@ -136,5 +145,34 @@ class HookJudgeTest {
         assertEquals(Recognition.partOfSite(), judge(Types.R_T_RELAX, false));
         assertEquals(Recognition.rejected("the backend's words"), judge(Types.R_T_ADDRESS, false));
         verify(backend, never()).decode(any(), anyInt());
+    }
+
+    @Test
+    void aCallThatEndsASequenceDecodeReadsAsOneIsTheWholeSequence() {
+        when(backend.decode(any(), eq(0))).thenReturn(new Instruction.Call(12, 0));
+        when(backend.decode(any(), eq(4))).thenReturn(new Instruction.Call(4, 0));
+
+        assertEquals(Recognition.site(0, 12), judge(Types.R_T_SEQUENCE_CALL, false));
+    }
+
+    @Test
+    void withoutTheSequenceTheCallAloneIsTheSite() {
+        when(backend.decode(any(), eq(0))).thenReturn(new Instruction.Other(4));
+        when(backend.decode(any(), eq(4))).thenReturn(new Instruction.Call(4, 0));
+
+        assertEquals(Recognition.site(4, 4), judge(Types.R_T_SEQUENCE_CALL, false));
+    }
+
+    @Test
+    void anAbsoluteCallFieldInAnObjectMustNotGoPastTheHook() {
+        when(backend.decode(any(), anyInt())).thenReturn(new Instruction.Call(4, 0));
+
+        assertEquals(Recognition.site(4, 4), judge(Types.R_T_WORD, false));
+        assertEquals(
+                Recognition.rejected(
+                        "not a call: R_T_WORD on a word holding 0x8, which the linker adds to the hook's address"),
+                judge(new Relocation(4, Types.R_T_WORD.number(), 1, 8, true), false));
+        // Linked, the word is the hook's own address, whatever the addend was.
+        assertEquals(Recognition.site(4, 4), judge(new Relocation(4, Types.R_T_WORD.number(), 1, 8, true), true));
     }
 }
