@@ -94,7 +94,7 @@ public record Abi(
 
     /** The files this variant is for, as {@code mcountkit backends} lists them. */
     public ElfTarget target() {
-        return new ElfTarget(machine.number(), elfClass, endian, variantFlags);
+        return new ElfTarget(machine, elfClass, endian, variantFlags);
     }
 
     /**

@@ -1,10 +1,18 @@
 package org.mcountkit.api;
 
+import java.util.Objects;
+
 /**
  * What a backend is chosen by: the ELF machine ({@code e_machine}), class and data byte order,
  * plus {@code e_flags} for machines whose ABI variants live there (RVC on RISC-V, say).
  */
-public record ElfTarget(int machine, ElfClass elfClass, Endian endian, int flags) {
+public record ElfTarget(ElfMachine machine, ElfClass elfClass, Endian endian, int flags) {
+
+    public ElfTarget {
+        Objects.requireNonNull(machine, "machine");
+        Objects.requireNonNull(elfClass, "elfClass");
+        Objects.requireNonNull(endian, "endian");
+    }
 
     public int pointerSize() {
         return elfClass.pointerSize();

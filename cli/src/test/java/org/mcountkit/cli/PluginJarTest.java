@@ -99,7 +99,9 @@ class PluginJarTest {
 
         assertEquals(1, list.exitCode());
         assertTrue(
-                list.err().startsWith("mcountkit: " + object + ": machine 22 is claimed by more than one backend"),
+                list.err()
+                        .startsWith(
+                                "mcountkit: " + object + ": machine EM_S390 (22) is claimed by more than one backend"),
                 list.err());
         assertTrue(list.err().contains("org.example.s390.S390Backend"), list.err());
         assertTrue(list.err().contains("org.example.s390.OtherS390Backend"), list.err());

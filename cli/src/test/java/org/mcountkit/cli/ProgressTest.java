@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.mcountkit.api.CallSite;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.SiteSource;
@@ -70,7 +71,7 @@ class ProgressTest {
         return new FileReport(
                 Path.of("a.o"),
                 "x86_64",
-                new ElfTarget(62, ElfClass.ELF64, Endian.LITTLE, 0),
+                new ElfTarget(ElfMachine.EM_X86_64, ElfClass.ELF64, Endian.LITTLE, 0),
                 Collections.nCopies(count, site),
                 List.of(),
                 List.of(),

@@ -102,7 +102,7 @@ class ArmEncodingsTest {
     }
 
     private static ElfTarget target(String order) {
-        return new ElfTarget(ElfMachine.EM_ARM.number(), ElfClass.ELF32, Endian.valueOf(order), 0x05000000);
+        return new ElfTarget(ElfMachine.EM_ARM, ElfClass.ELF32, Endian.valueOf(order), 0x05000000);
     }
 
     /** objdump's mnemonic and operands for the one instruction in {@code bytes} placed at {@code address}. */

@@ -103,7 +103,7 @@ class MipsEncodingsTest {
     }
 
     private static ElfTarget target(String elfClass, String order) {
-        return new ElfTarget(ElfMachine.EM_MIPS.number(), ElfClass.valueOf(elfClass), Endian.valueOf(order), 0);
+        return new ElfTarget(ElfMachine.EM_MIPS, ElfClass.valueOf(elfClass), Endian.valueOf(order), 0);
     }
 
     /** objdump's mnemonic and operands for each instruction of {@code bytes} placed at {@code address}. */

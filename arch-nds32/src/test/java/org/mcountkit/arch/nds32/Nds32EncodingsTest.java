@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
@@ -23,8 +24,8 @@ import org.mcountkit.core.testkit.CodeCheck;
 class Nds32EncodingsTest {
 
     private static final HexFormat HEX = HexFormat.of();
-    private static final ElfTarget LE = new ElfTarget(167, ElfClass.ELF32, Endian.LITTLE, 0);
-    private static final ElfTarget BE = new ElfTarget(167, ElfClass.ELF32, Endian.BIG, 0);
+    private static final ElfTarget LE = new ElfTarget(ElfMachine.EM_NDS32, ElfClass.ELF32, Endian.LITTLE, 0);
+    private static final ElfTarget BE = new ElfTarget(ElfMachine.EM_NDS32, ElfClass.ELF32, Endian.BIG, 0);
 
     private final Nds32Backend backend = new Nds32Backend();
     private final PatchEncodings encodings = backend.encodings(LE, InstructionSet.DEFAULT);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.HookReference;
@@ -20,7 +21,7 @@ import org.mcountkit.api.Relocation;
  */
 class Nds32RecognizeTest {
 
-    private static final ElfTarget TARGET = new ElfTarget(167, ElfClass.ELF32, Endian.LITTLE, 0);
+    private static final ElfTarget TARGET = new ElfTarget(ElfMachine.EM_NDS32, ElfClass.ELF32, Endian.LITTLE, 0);
 
     private final Nds32Backend backend = new Nds32Backend();
 

@@ -131,7 +131,7 @@ class PowerpcEncodingsTest {
     private static ElfTarget ppc64(String order) {
         Endian endian = Endian.valueOf(order);
         return new ElfTarget(
-                ElfMachine.EM_PPC64.number(),
+                ElfMachine.EM_PPC64,
                 ElfClass.ELF64,
                 endian,
                 endian == Endian.BIG ? PowerpcBackend.ELFV1 : PowerpcBackend.ELFV2);

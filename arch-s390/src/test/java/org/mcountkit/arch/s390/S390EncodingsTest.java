@@ -34,7 +34,7 @@ import org.mcountkit.core.testkit.Toolchain;
 class S390EncodingsTest {
 
     private static final Pattern LINE = Pattern.compile("^\\s*([0-9a-f]+):\\t([0-9a-f ]+?)\\s+\\t(\\S+)\\s*(.*)$");
-    private static final ElfTarget S390X = new ElfTarget(ElfMachine.EM_S390.number(), ElfClass.ELF64, Endian.BIG, 0);
+    private static final ElfTarget S390X = new ElfTarget(ElfMachine.EM_S390, ElfClass.ELF64, Endian.BIG, 0);
 
     private final S390Backend backend = new S390Backend();
     private final PatchEncodings encodings = backend.encodings(S390X, InstructionSet.DEFAULT);

@@ -107,6 +107,6 @@ class ShEncodingsTest {
     }
 
     private static ElfTarget target(Endian endian) {
-        return new ElfTarget(ElfMachine.EM_SH.number(), ElfClass.ELF32, endian, 0);
+        return new ElfTarget(ElfMachine.EM_SH, ElfClass.ELF32, endian, 0);
     }
 }

@@ -32,8 +32,7 @@ import org.mcountkit.core.testkit.Toolchain;
 class SparcEncodingsTest {
 
     private static final Pattern LINE = Pattern.compile("^\\s*([0-9a-f]+):\\t([0-9a-f ]+?)\\s+\\t(\\S+)\\s*(.*)$");
-    private static final ElfTarget SPARC64 =
-            new ElfTarget(ElfMachine.EM_SPARCV9.number(), ElfClass.ELF64, Endian.BIG, 0);
+    private static final ElfTarget SPARC64 = new ElfTarget(ElfMachine.EM_SPARCV9, ElfClass.ELF64, Endian.BIG, 0);
 
     private final SparcBackend backend = new SparcBackend();
     private final PatchEncodings encodings = backend.encodings(SPARC64, InstructionSet.DEFAULT);

@@ -48,7 +48,7 @@ class X86NopsTest {
         }
         boolean i386 = toolchain == Toolchain.I386;
         ElfTarget target = new ElfTarget(
-                i386 ? ElfMachine.EM_386.number() : ElfMachine.EM_X86_64.number(),
+                i386 ? ElfMachine.EM_386 : ElfMachine.EM_X86_64,
                 i386 ? ElfClass.ELF32 : ElfClass.ELF64,
                 Endian.LITTLE,
                 0);

@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Relocation;
@@ -73,7 +74,7 @@ public final class MappedElfFile implements ElfFile {
         this.type = header.getShort(16) & 0xffff;
         int machine = header.getShort(18) & 0xffff;
         int flags = header.getInt(layout.eFlags());
-        this.target = new ElfTarget(machine, ident.elfClass(), ident.endian(), flags);
+        this.target = new ElfTarget(ElfMachine.of(machine), ident.elfClass(), ident.endian(), flags);
         SectionTable table = readSectionTable(header);
         this.sections = table.sections;
         this.shstrndx = table.shstrndx;

@@ -150,7 +150,7 @@ public final class RelocatableWriter {
             0x7f, 'E', 'L', 'F', (byte) layout.eiClass(), (byte) (target.endian() == Endian.LITTLE ? 1 : 2), EV_CURRENT
         });
         b.putShort(16, (short) ET_REL);
-        b.putShort(18, (short) target.machine());
+        b.putShort(18, (short) target.machine().number());
         b.putInt(20, EV_CURRENT);
         layout.putWord(b, layout.eShoff(), shoff);
         b.putInt(layout.eFlags(), target.flags());

@@ -68,7 +68,7 @@ public final class Explainer {
         FunctionList list = new FilterFunctions(backends).list(image, List.of(), config, release);
         try (ElfImage vmlinux = ElfImage.open(image, backends)) {
             ElfFile file = vmlinux.file();
-            long mask = vmlinux.target().machine() == ElfMachine.EM_ARM.number() ? ~1L : -1L;
+            long mask = ElfMachine.EM_ARM.is(vmlinux.target()) ? ~1L : -1L;
             Map<String, Pattern> clones = new LinkedHashMap<>();
             Map<String, List<Explanation.Copy>> exact = new HashMap<>();
             Map<String, List<Explanation.Copy>> cloned = new HashMap<>();
@@ -336,7 +336,7 @@ public final class Explainer {
     private List<Definition> definitions(Set<String> functions, ElfTarget target, Path object) {
         List<Symbol> defined = new ArrayList<>();
         try (ElfFile file = ElfFiles.open(object)) {
-            if (file.target().machine() != target.machine() || file.type() != ElfFile.ET_REL) {
+            if (file.target().machine().number() != target.machine().number() || file.type() != ElfFile.ET_REL) {
                 return List.of();
             }
             file.symbolsNamed(functions).keySet().stream()

@@ -59,12 +59,11 @@ public record FtraceRules(
     static FtraceRules of(KernelRelease release, ElfTarget target, KernelConfig config, boolean ibtSeal) {
         List<String> assumptions = new ArrayList<>();
         boolean at612 = release.atLeast(6, 12);
-        int m = target.machine();
-        boolean x86 = m == ElfMachine.EM_X86_64.number() || m == ElfMachine.EM_386.number();
-        boolean arm = m == ElfMachine.EM_ARM.number();
-        boolean arm64 = m == ElfMachine.EM_AARCH64.number();
-        boolean ppc64 = m == ElfMachine.EM_PPC64.number();
-        boolean ppc = m == ElfMachine.EM_PPC.number() || ppc64;
+        boolean x86 = ElfMachine.EM_X86_64.is(target) || ElfMachine.EM_386.is(target);
+        boolean arm = ElfMachine.EM_ARM.is(target);
+        boolean arm64 = ElfMachine.EM_AARCH64.is(target);
+        boolean ppc64 = ElfMachine.EM_PPC64.is(target);
+        boolean ppc = ElfMachine.EM_PPC.is(target) || ppc64;
 
         boolean buildTimeSort = config.enabled("BUILDTIME_MCOUNT_SORT").orElseGet(() -> {
             boolean selected = x86 || arm || (arm64 && at612);
@@ -127,7 +126,7 @@ public record FtraceRules(
 
     /** {@code PAGE_SIZE}: sparc64's fixed 8 KiB, else the configured size, else 4 KiB. */
     private static int pageSize(ElfTarget target, KernelConfig config, List<String> assumptions) {
-        if (target.machine() == ElfMachine.EM_SPARCV9.number()) {
+        if (ElfMachine.EM_SPARCV9.is(target)) {
             return 8192;
         }
         if (!config.known()) {

@@ -15,7 +15,6 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
-import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
@@ -160,7 +159,7 @@ public final class Backends {
     }
 
     private static String describe(ElfTarget target) {
-        return ElfMachine.describe(target.machine()) + ", " + target.elfClass() + " "
+        return target.machine() + ", " + target.elfClass() + " "
                 + target.endian().label() + "-endian";
     }
 

@@ -273,6 +273,6 @@ public final class TableMaker {
     }
 
     private static boolean sameMachine(ElfTarget a, ElfTarget b) {
-        return a.machine() == b.machine() && a.elfClass() == b.elfClass() && a.endian() == b.endian();
+        return a.machine().number() == b.machine().number() && a.elfClass() == b.elfClass() && a.endian() == b.endian();
     }
 }

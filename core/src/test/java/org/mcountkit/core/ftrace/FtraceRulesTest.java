@@ -20,13 +20,11 @@ class FtraceRulesTest {
 
     private static final KernelRelease V61 = new KernelRelease(6, 1);
     private static final KernelRelease V612 = new KernelRelease(6, 12);
-    private static final ElfTarget X86_64 =
-            new ElfTarget(ElfMachine.EM_X86_64.number(), ElfClass.ELF64, Endian.LITTLE, 0);
-    private static final ElfTarget ARM = new ElfTarget(ElfMachine.EM_ARM.number(), ElfClass.ELF32, Endian.LITTLE, 0);
-    private static final ElfTarget PPC64LE =
-            new ElfTarget(ElfMachine.EM_PPC64.number(), ElfClass.ELF64, Endian.LITTLE, 2);
-    private static final ElfTarget PPC64 = new ElfTarget(ElfMachine.EM_PPC64.number(), ElfClass.ELF64, Endian.BIG, 1);
-    private static final ElfTarget MIPS = new ElfTarget(ElfMachine.EM_MIPS.number(), ElfClass.ELF32, Endian.BIG, 0);
+    private static final ElfTarget X86_64 = new ElfTarget(ElfMachine.EM_X86_64, ElfClass.ELF64, Endian.LITTLE, 0);
+    private static final ElfTarget ARM = new ElfTarget(ElfMachine.EM_ARM, ElfClass.ELF32, Endian.LITTLE, 0);
+    private static final ElfTarget PPC64LE = new ElfTarget(ElfMachine.EM_PPC64, ElfClass.ELF64, Endian.LITTLE, 2);
+    private static final ElfTarget PPC64 = new ElfTarget(ElfMachine.EM_PPC64, ElfClass.ELF64, Endian.BIG, 1);
+    private static final ElfTarget MIPS = new ElfTarget(ElfMachine.EM_MIPS, ElfClass.ELF32, Endian.BIG, 0);
 
     private static KernelConfig config(String... enabled) {
         Map<String, String> values = new java.util.HashMap<>();
@@ -51,8 +49,8 @@ class FtraceRulesTest {
     /** sizeof(struct dyn_ftrace) from each asm/ftrace.h, PAGE_SIZE from the options (sparc64's fixed 8 KiB). */
     @Test
     void recordMemoryIsTheMachinesPageAndDynFtraceSize() {
-        ElfTarget sparc64 = new ElfTarget(ElfMachine.EM_SPARCV9.number(), ElfClass.ELF64, Endian.BIG, 0);
-        ElfTarget arm64 = new ElfTarget(ElfMachine.EM_AARCH64.number(), ElfClass.ELF64, Endian.LITTLE, 0);
+        ElfTarget sparc64 = new ElfTarget(ElfMachine.EM_SPARCV9, ElfClass.ELF64, Endian.BIG, 0);
+        ElfTarget arm64 = new ElfTarget(ElfMachine.EM_AARCH64, ElfClass.ELF64, Endian.LITTLE, 0);
 
         assertEquals(
                 new RecordMemory(4096, 16),

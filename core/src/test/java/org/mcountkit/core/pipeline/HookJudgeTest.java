@@ -58,7 +58,7 @@ class HookJudgeTest {
     }
 
     private static final InstructionSet THUMB = new InstructionSet("thumb");
-    private static final ElfTarget TARGET = new ElfTarget(ElfMachine.EM_ARM.number(), ElfClass.ELF32, Endian.LITTLE, 0);
+    private static final ElfTarget TARGET = new ElfTarget(ElfMachine.EM_ARM, ElfClass.ELF32, Endian.LITTLE, 0);
     private static final Abi ABI = Abi.builder("test", ElfMachine.EM_ARM, ElfClass.ELF32, Endian.LITTLE)
             .hooks("hook")
             .relocations(RelocationTypes.of(Types.class), Types.R_T_64)

@@ -18,6 +18,7 @@ import net.fornwall.jelf.ElfSectionHeader;
 import net.fornwall.jelf.ElfSymbol;
 import net.fornwall.jelf.ElfSymbolTableSection;
 import org.mcountkit.api.ElfClass;
+import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Relocation;
@@ -104,7 +105,7 @@ public final class JelfElfFile implements ElfFile {
     @Override
     public ElfTarget target() {
         return new ElfTarget(
-                Short.toUnsignedInt(elf.e_machine),
+                ElfMachine.of(Short.toUnsignedInt(elf.e_machine)),
                 elf.is32Bits() ? ElfClass.ELF32 : ElfClass.ELF64,
                 elf.ei_data == 1 ? Endian.LITTLE : Endian.BIG,
                 elf.e_flags);
