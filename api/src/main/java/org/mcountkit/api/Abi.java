@@ -19,7 +19,7 @@ import java.util.Set;
  * dynamic relocations fill a pointer slot (a GOT entry) of a linked image, and how a table word
  * may name a function (ARM's Thumb bit: {@link #functionsNeverBases},
  * {@link #functionTableRelocation}), and whether {@code record} leaves hook calls in untraced sections
- * alone ({@link #keepsUntracedCalls}), which section holds function descriptors
+ * alone ({@link #untracedCalls}), which section holds function descriptors
  * ({@link #descriptorSection}; empty where a function symbol's value is its code), and whether a RELA
  * machine's linker takes addends from the relocated word (both in {@link #addends}). A backend
  * keeps one constant per variant, built with {@link #builder}, so it reads as a table.
@@ -40,12 +40,11 @@ public record Abi(
         AddendPlacement addends,
         RelocationInfo relocationInfo,
         boolean hookShouldBeWeak,
-        boolean scanByteByByte,
-        Set<Integer> symbolSlotRelocations,
-        OptionalInt relativeRelocation,
+        CodeWalk codeWalk,
+        SlotRelocations slotRelocations,
         boolean functionsNeverBases,
         int functionTableRelocation,
-        boolean keepsUntracedCalls,
+        UntracedCalls untracedCalls,
         Optional<String> descriptorSection) {
 
     public Abi {
@@ -56,10 +55,11 @@ public record Abi(
         hooks = Set.copyOf(hooks);
         callRelocations = Map.copyOf(callRelocations);
         companionRelocations = Set.copyOf(companionRelocations);
-        symbolSlotRelocations = Set.copyOf(symbolSlotRelocations);
         Objects.requireNonNull(relocations, "relocations");
         Objects.requireNonNull(relocationInfo, "relocationInfo");
-        Objects.requireNonNull(relativeRelocation, "relativeRelocation");
+        Objects.requireNonNull(codeWalk, "codeWalk");
+        Objects.requireNonNull(slotRelocations, "slotRelocations");
+        Objects.requireNonNull(untracedCalls, "untracedCalls");
         Objects.requireNonNull(addends, "addends");
         Objects.requireNonNull(descriptorSection, "descriptorSection");
     }
@@ -81,7 +81,7 @@ public record Abi(
 
     /** True when {@code type} is the relocation that fills a slot with the load address plus its addend. */
     public boolean isRelative(int type) {
-        return relativeRelocation.isPresent() && relativeRelocation.getAsInt() == type;
+        return slotRelocations.isRelative(type);
     }
 
     /** True when this variant's facts apply to files of {@code target}. */
@@ -116,18 +116,17 @@ public record Abi(
         private Set<String> hooks = Set.of();
         private RelocationTypes relocations;
         private final Map<Integer, CallRelocation> callRelocations = new HashMap<>();
-        private final Set<Integer> companionRelocations = new java.util.HashSet<>();
+        private final Set<Integer> companionRelocations = new HashSet<>();
         private int tableRelocation = -1;
         private int noneRelocation;
         private AddendPlacement addends = AddendPlacement.IN_RELOCATION;
         private RelocationInfo relocationInfo;
         private boolean hookShouldBeWeak;
-        private boolean scanByteByByte;
-        private Set<Integer> symbolSlotRelocations = Set.of();
-        private OptionalInt relativeRelocation = OptionalInt.empty();
+        private CodeWalk codeWalk = CodeWalk.BY_INSTRUCTION;
+        private SlotRelocations slotRelocations = SlotRelocations.none();
         private boolean functionsNeverBases;
         private int functionTableRelocation = -1;
-        private boolean keepsUntracedCalls;
+        private UntracedCalls untracedCalls = UntracedCalls.NOPPED;
         private Optional<String> descriptorSection = Optional.empty();
 
         private Builder(String machineName, ElfMachine machine, ElfClass elfClass, Endian endian) {
@@ -238,7 +237,7 @@ public record Abi(
          * instruction before it.
          */
         public Builder scannedByteByByte() {
-            this.scanByteByByte = true;
+            this.codeWalk = CodeWalk.BY_BYTE;
             return this;
         }
 
@@ -250,12 +249,11 @@ public record Abi(
          * ({@code call *slot(%rip)}) goes to the hook.
          */
         public Builder slotRelocations(RelocationType relative, RelocationType... symbolAddress) {
-            this.relativeRelocation = OptionalInt.of(relative.number());
             Set<Integer> types = new HashSet<>();
             for (RelocationType t : symbolAddress) {
                 types.add(t.number());
             }
-            this.symbolSlotRelocations = types;
+            this.slotRelocations = new SlotRelocations(OptionalInt.of(relative.number()), types);
             return this;
         }
 
@@ -284,7 +282,7 @@ public record Abi(
          * nothing there.
          */
         public Builder keepsUntracedCalls() {
-            this.keepsUntracedCalls = true;
+            this.untracedCalls = UntracedCalls.KEPT;
             return this;
         }
 
@@ -330,12 +328,11 @@ public record Abi(
                     addends,
                     relocationInfo,
                     hookShouldBeWeak,
-                    scanByteByByte,
-                    symbolSlotRelocations,
-                    relativeRelocation,
+                    codeWalk,
+                    slotRelocations,
                     functionsNeverBases,
                     functionTableRelocation < 0 ? tableRelocation : functionTableRelocation,
-                    keepsUntracedCalls,
+                    untracedCalls,
                     descriptorSection);
         }
     }

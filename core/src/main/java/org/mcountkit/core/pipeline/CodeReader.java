@@ -7,6 +7,7 @@ import java.util.TreeSet;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
+import org.mcountkit.api.CodeWalk;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Instruction;
@@ -115,7 +116,7 @@ public final class CodeReader {
     /**
      * The calls to the hook in {@code length} bytes of code from {@code start} (one function),
      * offsets relative to {@code start}. The walk steps over each instruction as the decoder
-     * delimits it; on machines whose decoder does not ({@link Abi#scanByteByByte}) it tries
+     * delimits it; on machines whose decoder does not ({@link Abi#codeWalk}) it tries
      * every byte, stepping over a call only when it is the hook's.
      */
     public List<HookCall> hookCalls(Code code, int start, int length, CallTargets targets) {
@@ -129,7 +130,7 @@ public final class CodeReader {
                 calls.add(new HookCall(at - start, here.length(), call.destination(), call.address() & addressMask));
                 at += here.length();
             } else {
-                at += abi.scanByteByByte() ? 1 : here.length();
+                at += abi.codeWalk() == CodeWalk.BY_BYTE ? 1 : here.length();
             }
         }
         return calls;

@@ -74,7 +74,7 @@ final class HookSlots {
             List<Symbol> symbols = file.dynamicSymbols();
             for (Relocation r : image.relocations(rs)) {
                 long slot = r.offset() & mask;
-                if (abi.symbolSlotRelocations().contains(r.type()) && named && r.symbolIndex() > 0) {
+                if (abi.slotRelocations().isSymbolAddress(r.type()) && named && r.symbolIndex() > 0) {
                     filled.add(slot);
                     boolean noAddend = !r.explicitAddend() || r.addend() == 0;
                     String name = symbols.get(r.symbolIndex()).name();

@@ -12,6 +12,7 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.api.UntracedCalls;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
@@ -96,7 +97,7 @@ public final class Recorder {
                 return unchanged;
             }
             ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
-            int nopped = image.abi().keepsUntracedCalls()
+            int nopped = image.abi().untracedCalls() == UntracedCalls.KEPT
                     ? 0
                     : new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics);
             if (scan.traced().isEmpty() && nopped == 0) {
@@ -164,7 +165,7 @@ public final class Recorder {
             RecordOptions options,
             LitterIndex litter) {
         List<FoundSite> untraced = new ArrayList<>(scan.untraced());
-        if (!image.abi().keepsUntracedCalls()) {
+        if (image.abi().untracedCalls() == UntracedCalls.NOPPED) {
             // The calls still there are those the first run could not NOP and warned about: the
             // same attempt, its output discarded, gives the same warnings.
             List<Diagnostic> attempt = new ArrayList<>();

@@ -115,7 +115,7 @@ final class TableRelocations {
     private void check(TableWords.Table table, TableWords.Slot s) {
         Relocation r = s.relocation();
         List<Integer> expected = s.section().isAlloc()
-                ? abi.relativeRelocation().stream().boxed().toList()
+                ? abi.slotRelocations().relative().stream().boxed().toList()
                 : List.of(abi.tableRelocation(), abi.functionTableRelocation());
         if (s.position() < 0 || (!expected.contains(r.type()) && r.type() != abi.noneRelocation())) {
             throw new InputException(
