@@ -7,7 +7,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.testkit.JelfElfFile;
 import org.mcountkit.core.testkit.PruneOracle;
@@ -31,8 +33,16 @@ public final class KernelTable {
     /** One function symbol of {@code nm}: address, size (0 when nm gives none) and name. */
     record FunctionSymbol(long address, long size, String name) {}
 
-    /** A non-zero table value and the function 6.15's rule puts it in ({@code -} for none), and whether it is in init text. */
-    public record Located(long value, String function, boolean init) {}
+    /**
+     * A non-zero table value and the function 6.15's rule puts it in ({@code -} for none), every
+     * function name at that function's address (its aliases: {@code __se_sys_sigsuspend} and
+     * {@code sys_sigsuspend}, of which kallsyms may print either), and whether it is in init text.
+     */
+    public record Located(long value, String function, Set<String> names, boolean init) {
+        public Located {
+            names = Set.copyOf(names);
+        }
+    }
 
     /**
      * The image's address word, the one place here that tells ELF32 from ELF64 (this reader is an
@@ -208,6 +218,9 @@ public final class KernelTable {
         symbols.sort(Comparator.comparing(FunctionSymbol::address, Long::compareUnsigned)
                 .thenComparing(FunctionSymbol::size, Comparator.reverseOrder())
                 .thenComparing(FunctionSymbol::name));
+        Map<Long, Set<String>> namesAt = symbols.stream()
+                .collect(Collectors.groupingBy(
+                        FunctionSymbol::address, Collectors.mapping(FunctionSymbol::name, Collectors.toSet())));
         // A program that is not a kernel has no init text.
         Map<String, Long> all = symbols(image);
         long sinit = all.getOrDefault("_sinittext", 0L) & word.mask();
@@ -216,18 +229,22 @@ public final class KernelTable {
         sorted.sort(Long::compareUnsigned);
         List<Located> out = new ArrayList<>();
         for (long value : sorted) {
-            String function = "-";
+            FunctionSymbol in = null;
             FunctionSymbol below = widestAtOrBelow(symbols, value);
             if (below != null && Long.compareUnsigned(value - below.address(), below.size()) < 0) {
-                function = below.name();
+                in = below;
             } else {
                 FunctionSymbol after = firstAbove(symbols, value);
                 if (after != null && after.address() - value <= before) {
-                    function = after.name();
+                    in = after;
                 }
             }
             boolean init = Long.compareUnsigned(value, sinit) >= 0 && Long.compareUnsigned(value, einit) < 0;
-            out.add(new Located(value, function, init));
+            if (in == null) {
+                out.add(new Located(value, "-", Set.of(), init));
+            } else {
+                out.add(new Located(value, in.name(), namesAt.get(in.address()), init));
+            }
         }
         return out;
     }

@@ -116,14 +116,15 @@ final class PruneCheck {
         Processes.write(out.resolve("names-added.txt"), Initramfs.lines(namesAdded));
         Processes.write(out.resolve("names-removed.txt"), Initramfs.lines(namesRemoved));
         // Each name with fewer lines keeps exactly one line per call site (table entry) that its
-        // functions outside init text hold, so only entries in no function went.
+        // functions (or their aliases, any of which kallsyms may print) outside init text hold,
+        // so only entries in no function went.
         List<String> removedBad = new ArrayList<>();
         for (String name : new TreeSet<>(namesRemoved)) {
             if (name.startsWith(INVALID)) {
                 continue;
             }
             long sites = u.located().stream()
-                    .filter(l -> l.function().equals(name) && !l.init())
+                    .filter(l -> l.names().contains(name) && !l.init())
                     .count();
             long lines = p.listed().stream().filter(name::equals).count();
             if (sites != lines) {

@@ -95,6 +95,33 @@ class KernelTableTest {
         assertTrue(offsets.contains(outside.get(0)), "written as functionOffsets writes it: " + outside);
     }
 
+    /**
+     * An alias shares its function's sites: kallsyms may list the entry under either name (arm's
+     * {@code sys_sigsuspend} and {@code __se_sys_sigsuspend}), so a located entry carries both.
+     */
+    @Test
+    void aLocatedEntryNamesEveryAliasOfItsFunction() {
+        Toolchain t = Toolchain.X86_64;
+        Path prog = link(t, """
+                int triple(int x) { return x * 3; }
+                extern int thrice(int) __attribute__((alias("triple")));
+                extern unsigned long __start___mcount_loc[], __stop___mcount_loc[];
+                int main(void) { return thrice(1) - 3 + (__stop___mcount_loc == __start___mcount_loc); }
+                """, List.of("-pg", "-mfentry", "-mrecord-mcount", "-O2"), List.of("-no-pie"));
+
+        KernelTable table =
+                KernelTable.read(prog, new KernelTable.Bounds("__start___mcount_loc", "__stop___mcount_loc"));
+        List<KernelTable.Located> located = table.locate(0);
+
+        long triple = PruneOracle.symbol(t, prog, "triple");
+        KernelTable.Located entry = located.stream()
+                .filter(l -> l.value() == triple)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no entry at triple in " + located));
+        assertEquals(Set.of("triple", "thrice"), entry.names());
+        assertTrue(Set.of("triple", "thrice").contains(entry.function()), entry::toString);
+    }
+
     /** A 32-bit kernel lives at 0xc0000000 and up, where jelf's ELF32 addresses come sign-extended. */
     @Test
     void aTableAboveTwoGibibytesInAThirtyTwoBitImageIsRead() {
