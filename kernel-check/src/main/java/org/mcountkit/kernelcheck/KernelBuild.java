@@ -188,6 +188,7 @@ final class KernelBuild {
         enable().forEach(o -> config.addAll(List.of("-e", o)));
         disable().forEach(o -> config.addAll(List.of("-d", o)));
         moduleOptions().forEach(o -> config.addAll(List.of("-m", o)));
+        setup.machine().values().forEach((o, v) -> config.addAll(List.of("--set-val", o, v)));
         if (Processes.run(config, null, Map.of(), null, null) != 0) {
             throw new KernelCheckException(dir + ": scripts/config failed");
         }
@@ -213,6 +214,12 @@ final class KernelBuild {
         for (String o : no) {
             if (lines.contains("CONFIG_" + o + "=y")) {
                 throw new KernelCheckException(dir + "/.config: CONFIG_" + o + " is y");
+            }
+        }
+        for (Map.Entry<String, String> o : setup.machine().values().entrySet()) {
+            String line = "CONFIG_" + o.getKey() + "=" + o.getValue();
+            if (!lines.contains(line)) {
+                throw new KernelCheckException(dir + "/.config: no " + line + " (see " + log + ")");
             }
         }
         for (String o : moduleOptions()) {

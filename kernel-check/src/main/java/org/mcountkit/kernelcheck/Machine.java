@@ -1,6 +1,7 @@
 package org.mcountkit.kernelcheck;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -17,6 +18,7 @@ public record Machine(
         List<String> disable,
         List<String> enable612,
         List<String> disable612,
+        Map<String, String> values,
         String qemuPackage,
         List<String> qemu,
         String image,
@@ -41,6 +43,10 @@ public record Machine(
     /** The options set y on top of the configuration for Linux {@code linux}: the row's, and on 6.12 its enable-6.12. */
     public List<String> enable(String linux) {
         return linux.equals("6.12") ? concat(enable, enable612) : enable;
+    }
+
+    public Machine {
+        values = Map.copyOf(values);
     }
 
     /** The options kept off for Linux {@code linux}: the row's, and on 6.12 its disable-6.12. */

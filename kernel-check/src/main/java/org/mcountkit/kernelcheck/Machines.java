@@ -27,6 +27,7 @@ public final class Machines {
             "disable",
             "enable-6.12",
             "disable-6.12",
+            "set",
             "qemu-package",
             "qemu",
             "image",
@@ -106,6 +107,7 @@ public final class Machines {
                 words(keys.get("disable")),
                 words(keys.get("enable-6.12")),
                 words(keys.get("disable-6.12")),
+                values(arch, keys.get("set")),
                 keys.get("qemu-package"),
                 words(keys.get("qemu")),
                 keys.get("image"),
@@ -118,6 +120,19 @@ public final class Machines {
                 keys.get("libc-package"),
                 recipe(arch, keys.get("per-link-recipe")),
                 moduleInit(arch, keys.get("module-init")));
+    }
+
+    /** {@code NAME=VALUE} words: options given a value. */
+    private static Map<String, String> values(String arch, String words) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String word : words(words)) {
+            int eq = word.indexOf('=');
+            if (eq <= 0 || eq == word.length() - 1) {
+                throw new IllegalArgumentException("machines.conf: [" + arch + "] set takes NAME=VALUE, not " + word);
+            }
+            values.put(word.substring(0, eq), word.substring(eq + 1));
+        }
+        return values;
     }
 
     private static String recipe(String arch, String value) {

@@ -84,6 +84,26 @@ class MachinesTest {
         assertEquals("armhf", machines.get("arm-thumb2").orElseThrow().busyboxArch());
     }
 
+    /**
+     * tinyconfig keeps 32-bit powerpc's 8 KB stacks (THREAD_SHIFT 13), which a traced ext4 in use
+     * overflows on ppc64: the powerpc64 rows give it PPC64's 14; the others set no value.
+     */
+    @Test
+    void thePowerpc64RowsSetTheirStackSizeAndAValueWithoutNameIsRefused() {
+        assertEquals(
+                Map.of("THREAD_SHIFT", "14"),
+                machines.get("ppc64").orElseThrow().values());
+        assertEquals(
+                Map.of("THREAD_SHIFT", "14"),
+                machines.get("ppc64le").orElseThrow().values());
+        assertEquals(Map.of(), machines.get("x86_64").orElseThrow().values());
+        String bad = row("kcinit", "", "libc6-dev-toy-cross").replace("set = \n", "set = THREAD_SHIFT\n");
+
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Machines.parse(bad));
+
+        assertEquals("machines.conf: [toy] set takes NAME=VALUE, not THREAD_SHIFT", refused.getMessage());
+    }
+
     /** A row with every key: {@code init}, {@code busybox-arch} and {@code libc-package} as given, recorded per link. */
     private static String row(String init, String busyboxArch, String libcPackage) {
         Map<String, String> values = new TreeMap<>();
