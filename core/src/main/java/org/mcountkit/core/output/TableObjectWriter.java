@@ -1,6 +1,6 @@
 package org.mcountkit.core.output;
 
-import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +11,6 @@ import org.mcountkit.core.TableEntry;
 import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.RelocatableWriter;
-import org.mcountkit.core.elf.RelocationWriter;
 
 /**
  * Writes a {@link Table} as a relocatable object for the table's machine, holding what the
@@ -30,47 +29,32 @@ public final class TableObjectWriter {
 
     /** The object's bytes. */
     public byte[] write(Table table) {
-        ElfLayout layout = ElfLayout.of(table.target().elfClass());
-        int word = layout.wordSize();
-        List<TableEntry> entries = table.entries();
+        int word = ElfLayout.of(table.target().elfClass()).wordSize();
         RelocatableWriter out = new RelocatableWriter(table.target());
-        Map<String, Integer> symbols = new LinkedHashMap<>();
-        entries.stream().filter(e -> !e.isAbsolute()).forEach(e -> symbols.putIfAbsent(e.symbol(), 0));
-        ByteBuffer data = ByteBuffer.allocate(entries.size() * word)
-                .order(table.target().endian().order());
-        RelocationWriter relocations = new RelocationWriter(table.target(), table.rela(), table.relocationInfo());
-        int relocated = (int) entries.stream().filter(e -> !e.isAbsolute()).count();
-        ByteBuffer rel = relocations.allocate(relocated);
         int tableIndex = out.addSection(
                 McountLocSections.TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, word, word, new byte[0]);
-        for (Map.Entry<String, Integer> symbol : symbols.entrySet()) {
-            symbol.setValue(out.addSymbol(symbol.getKey(), Symbol.STB_GLOBAL, Symbol.STT_NOTYPE, Symbol.SHN_UNDEF, 0));
-        }
-        int r = 0;
-        for (int i = 0; i < entries.size(); i++) {
-            TableEntry e = entries.get(i);
-            boolean inWord = e.isAbsolute() || table.addends().valueInWord();
-            if (inWord) {
-                layout.putWord(data, i * word, e.value());
-            }
-            if (!e.isAbsolute()) {
-                relocations.put(
-                        rel,
-                        r++,
-                        (long) i * word,
-                        symbols.get(e.symbol()),
-                        table.relocationType(),
-                        inWord ? 0 : e.value());
+        Map<String, Integer> symbols = new LinkedHashMap<>();
+        List<McountLocSections.Entry> entries = new ArrayList<>(table.entries().size());
+        for (TableEntry e : table.entries()) {
+            if (e.isAbsolute()) {
+                entries.add(McountLocSections.Entry.absolute(e.value()));
+            } else {
+                int symbol = symbols.computeIfAbsent(
+                        e.symbol(),
+                        name -> out.addSymbol(name, Symbol.STB_GLOBAL, Symbol.STT_NOTYPE, Symbol.SHN_UNDEF, 0));
+                entries.add(new McountLocSections.Entry(symbol, e.value()));
             }
         }
-        out.setContent(tableIndex, data.array());
-        if (relocated > 0) {
+        McountLocSections.Encoded encoded = McountLocSections.encode(
+                table.target(), table.relocationInfo(), table.addends(), table.relocationType(), entries);
+        out.setContent(tableIndex, encoded.words());
+        if (encoded.relocationCount() > 0) {
             out.addRelocations(
-                    (table.rela() ? ".rela" : ".rel") + McountLocSections.TABLE,
-                    table.rela() ? Section.SHT_RELA : Section.SHT_REL,
+                    encoded.relocationSectionName(),
+                    encoded.relocationSectionType(),
                     tableIndex,
-                    relocations.entrySize(),
-                    rel.array());
+                    encoded.relocationEntrySize(),
+                    encoded.relocations());
         }
         out.addSection(NOTE_GNU_STACK, Section.SHT_PROGBITS, 0, 1, 0, new byte[0]);
         return out.toBytes();
