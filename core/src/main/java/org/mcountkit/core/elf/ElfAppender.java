@@ -116,13 +116,23 @@ public final class ElfAppender {
     }
 
     /** Adds a section after the existing ones and returns its index. */
-    public int addSection(
-            String name, int type, long flags, int link, int info, long addralign, long entsize, byte[] content) {
+    public int addSection(NewSectionHeader header, byte[] content) {
         requireAppending();
         Header h = new Header(
                 null,
-                new Section(headers.size(), name, type, flags, 0, 0, content.length, link, info, addralign, entsize));
-        h.newName = name;
+                new Section(
+                        headers.size(),
+                        header.name(),
+                        header.type(),
+                        header.flags(),
+                        0,
+                        0,
+                        content.length,
+                        header.link(),
+                        header.info(),
+                        header.alignment(),
+                        header.entrySize()));
+        h.newName = header.name();
         headers.add(h);
         int index = headers.size() - 1;
         contents.put(index, content);

@@ -87,15 +87,15 @@ public final class McountLocSections {
         int word = ElfLayout.of(file.target().elfClass()).wordSize();
         int symtab = file.symbolTable().orElseThrow().index();
         int tableIndex =
-                out.addSection(TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, 0, 0, word, word, encoded.words());
+                out.addSection(NewSectionHeader.progbits(TABLE, Section.SHF_ALLOC, word, word), encoded.words());
         out.addSection(
-                encoded.relocationSectionName(),
-                encoded.relocationSectionType(),
-                0,
-                symtab,
-                tableIndex,
-                word,
-                encoded.relocationEntrySize(),
+                NewSectionHeader.relocations(
+                        encoded.relocationSectionName(),
+                        encoded.relocationSectionType(),
+                        symtab,
+                        tableIndex,
+                        word,
+                        encoded.relocationEntrySize()),
                 encoded.relocations());
     }
 }

@@ -43,9 +43,20 @@ public final class RelocatableWriter {
         this.layout = ElfLayout.of(target.elfClass());
     }
 
-    /** Adds a section and returns its index (the null section is 0). */
-    public int addSection(String name, int type, long flags, long addralign, long entsize, byte[] content) {
-        sections.add(new NewSection(name, type, flags, 0, addralign, entsize, content, false));
+    /** Adds a section that links no other and returns its index (the null section is 0). */
+    public int addSection(NewSectionHeader header, byte[] content) {
+        if (header.link() != 0 || header.info() != 0) {
+            throw new IllegalArgumentException(header.name() + ": a linked section goes through addRelocations");
+        }
+        sections.add(new NewSection(
+                header.name(),
+                header.type(),
+                header.flags(),
+                0,
+                header.alignment(),
+                header.entrySize(),
+                content,
+                false));
         return sections.size();
     }
 

@@ -75,7 +75,9 @@ public final class SectionSymbolInserter {
             if (shndxTable != null) {
                 out.replaceContent(shndxTable.index(), indexes.array());
             } else {
-                out.addSection(".symtab_shndx", Section.SHT_SYMTAB_SHNDX, 0, symtab.index(), 0, 4, 4, indexes.array());
+                out.addSection(
+                        new NewSectionHeader(".symtab_shndx", Section.SHT_SYMTAB_SHNDX, 0, symtab.index(), 0, 4, 4),
+                        indexes.array());
             }
         }
 

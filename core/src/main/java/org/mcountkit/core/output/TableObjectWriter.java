@@ -10,6 +10,7 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableEntry;
 import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
+import org.mcountkit.core.elf.NewSectionHeader;
 import org.mcountkit.core.elf.RelocatableWriter;
 
 /**
@@ -32,7 +33,7 @@ public final class TableObjectWriter {
         int word = ElfLayout.of(table.target().elfClass()).wordSize();
         RelocatableWriter out = new RelocatableWriter(table.target());
         int tableIndex = out.addSection(
-                McountLocSections.TABLE, Section.SHT_PROGBITS, Section.SHF_ALLOC, word, word, new byte[0]);
+                NewSectionHeader.progbits(McountLocSections.TABLE, Section.SHF_ALLOC, word, word), new byte[0]);
         Map<String, Integer> symbols = new LinkedHashMap<>();
         List<McountLocSections.Entry> entries = new ArrayList<>(table.entries().size());
         for (TableEntry e : table.entries()) {
@@ -56,7 +57,7 @@ public final class TableObjectWriter {
                     encoded.relocationEntrySize(),
                     encoded.relocations());
         }
-        out.addSection(NOTE_GNU_STACK, Section.SHT_PROGBITS, 0, 1, 0, new byte[0]);
+        out.addSection(NewSectionHeader.progbits(NOTE_GNU_STACK, 0, 1, 0), new byte[0]);
         return out.toBytes();
     }
 }

@@ -92,7 +92,7 @@ class ElfAppenderInPlaceTest {
                 MappedElfFile.open(Samples.samples().resolve("obj/x86_64-fentry.o")), RelocationInfo.ELF64);
         assertThrows(
                 IllegalStateException.class,
-                () -> out.addSection(".new", Section.SHT_PROGBITS, 0, 0, 0, 1, 0, new byte[1]));
+                () -> out.addSection(NewSectionHeader.progbits(".new", 0, 1, 0), new byte[1]));
         assertThrows(IllegalStateException.class, () -> out.replaceContent(1, new byte[1]));
     }
 }

@@ -94,7 +94,7 @@ class WindowedReadTest {
     private byte[] rewrite(ElfFile file, String name) throws IOException {
         ElfAppender out =
                 new ElfAppender(file, RelocationInfo.standard(file.target().elfClass()));
-        out.addSection(".windows_note", Section.SHT_PROGBITS, 0, 0, 0, 1, 0, new byte[] {1, 2, 3});
+        out.addSection(NewSectionHeader.progbits(".windows_note", 0, 1, 0), new byte[] {1, 2, 3});
         Path written = dir.resolve(name);
         try (FileChannel channel = FileChannel.open(written, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             out.writeTo(channel);
