@@ -24,8 +24,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.Failure;
+import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PruneOptions;
@@ -369,6 +372,54 @@ class WriteSafetyTest {
         assertEquals("", run.err());
         assertArrayEquals(recorded, Files.readAllBytes(file), "a recorded object is left as it is");
         assertEquals(List.of(), litter());
+    }
+
+    /**
+     * One instance (a build server's, answering one file per call) lists a folder for litter once
+     * in its life: a run at work when it looked, which has finished and removed its directory
+     * since, is no litter to report; a dead run's directory planted after the listing is left for
+     * the next instance, which removes it.
+     */
+    @Test
+    void aLongLivedInstanceListsAFolderOnceAndForgetsWhatWentSince() throws Exception {
+        Mcountkit server = Mcountkit.withClassPathBackends();
+        Process running = new ProcessBuilder("sleep", "60").start();
+        try {
+            Path first = Files.write(dir.resolve("first"), object);
+            Path atWork = Files.createDirectory(
+                    dir.resolve(".first." + running.pid() + ".7a" + RacingWriters.TEMP_SUFFIX),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            assertEquals(List.of(), leftBeside(server.record(first, RecordOptions.DEFAULT)), "a run at work");
+            running.destroy();
+            running.waitFor();
+            Files.delete(atWork);
+            Files.write(first, object);
+
+            FileReport again = server.record(first, RecordOptions.DEFAULT);
+
+            assertTrue(again.changed());
+            assertEquals(List.of(), leftBeside(again), "the finished run's directory went: nothing to report");
+        } finally {
+            running.destroyForcibly();
+        }
+        Path second = Files.write(dir.resolve("second"), object);
+        Path dead = Files.createDirectory(
+                dir.resolve(".second." + deadProcessId() + ".5e" + RacingWriters.TEMP_SUFFIX),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+
+        server.record(second, RecordOptions.DEFAULT);
+        assertTrue(Files.isDirectory(dead), "planted after this instance listed the folder");
+        Files.write(second, object);
+        Mcountkit.withClassPathBackends().record(second, RecordOptions.DEFAULT);
+
+        assertEquals(List.of(), litter());
+    }
+
+    private static List<String> leftBeside(FileReport report) {
+        return report.diagnostics().stream()
+                .map(Diagnostic::message)
+                .filter(m -> m.contains("left beside"))
+                .toList();
     }
 
     /** The id of a process that has ended: a run killed there. */

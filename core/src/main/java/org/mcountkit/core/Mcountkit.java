@@ -58,17 +58,25 @@ public final class Mcountkit {
     private final Rewriting rewriting;
 
     private final Recorder recorder;
+    /**
+     * The litter of killed runs that this instance's writes (and those of the instances {@link
+     * #withLog} made from it) have seen, each folder listed once in its life: a build server's
+     * instance answers thousands of calls, one file each, and listing a kernel folder per call made
+     * each call's cost grow with the folder.
+     */
+    private final LitterIndex litter;
 
-    private Mcountkit(Backends backends, Logger log) {
+    private Mcountkit(Backends backends, Logger log, LitterIndex litter) {
         this.backends = backends;
         this.log = log;
+        this.litter = litter;
         this.lister = new Lister(backends, log);
         this.rewriting = new Rewriting(backends, log, RaceWindows.NONE);
         this.recorder = new Recorder(rewriting);
     }
 
     private Mcountkit(Backends backends) {
-        this(backends, NOPLogger.NOP_LOGGER);
+        this(backends, NOPLogger.NOP_LOGGER, new LitterIndex());
     }
 
     /**
@@ -77,7 +85,7 @@ public final class Mcountkit {
      * system is started.
      */
     public Mcountkit withLog(Logger log) {
-        return new Mcountkit(backends, log);
+        return new Mcountkit(backends, log, litter);
     }
 
     /** Uses the backends {@link java.util.ServiceLoader} finds on the class path of this library. */
@@ -147,7 +155,7 @@ public final class Mcountkit {
      *     and the scan warned
      */
     public FileReport record(Path file, RecordOptions options) {
-        return recorder.record(file, options);
+        return recorder.record(file, options, litter);
     }
 
     /**
@@ -160,8 +168,6 @@ public final class Mcountkit {
 
     /** {@link #record(Path, RecordOptions)} over many files, as {@link #listAll} runs them. */
     public List<Outcome> recordAll(List<Path> files, RecordOptions options, int jobs, Consumer<Outcome> onEach) {
-        // One run: each folder is listed for a killed run's litter once, not once per file.
-        LitterIndex litter = new LitterIndex();
         return new BatchRunner(jobs).run(files, file -> recorder.record(file, options, litter), onEach);
     }
 

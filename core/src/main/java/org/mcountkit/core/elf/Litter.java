@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributeView;
@@ -74,6 +75,11 @@ final class Litter {
                     && ProcessHandle.of(Long.parseLong(m.group(1))).isPresent()) {
                 continue; // a run at work
             }
+            if (gone(parent, name)) {
+                // Listed earlier in this index's life; its run has finished and removed it since.
+                index.removed(parentPath, name);
+                continue;
+            }
             if (m.group(1) == null || !removeIfOurs(parentPath, parent, name, owner)) {
                 left.add(name);
             } else {
@@ -81,6 +87,18 @@ final class Litter {
             }
         }
         return left;
+    }
+
+    private static boolean gone(SecureDirectoryStream<Path> parent, Path name) {
+        try {
+            parent.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    .readAttributes();
+            return false;
+        } catch (NoSuchFileException e) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Empties and removes {@code name} if it is this user's private directory; false if it is not or stays. */

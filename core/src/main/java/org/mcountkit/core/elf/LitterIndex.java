@@ -11,11 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The names in each folder that may be a killed run's private directory, as one run saw them:
- * each folder is listed once per run, not once per file written in it (a kernel build's folder
- * holds hundreds of objects, and a listing per file made a batch quadratic in the folder's
- * size). Litter a run killed during this run leaves is found by the next run. Safe to share
- * between a batch's threads.
+ * The names in each folder that may be a killed run's private directory, as one run (or one
+ * build server) saw them: each folder is listed once, not once per file written in it (a kernel
+ * build's folder holds hundreds of objects, and a listing per file made a batch quadratic in the
+ * folder's size). Litter a run killed after the listing leaves is found by the next run, and a
+ * name that has gone since is dropped when met. Safe to share between threads.
  */
 public final class LitterIndex {
 
