@@ -1,6 +1,6 @@
 /**
  * The mcountkit library: {@link org.mcountkit.core.Mcountkit} and its options and results, and the
- * report writers of {@code org.mcountkit.core.output}. The other packages ({@code elf},
+ * report writers of {@code org.mcountkit.core.output}. The other packages ({@code elf}, {@code files},
  * {@code pipeline}, {@code postlink}, {@code batch}) are internal and not exported: neither the
  * command line nor a backend needs them (a backend speaks only {@code org.mcountkit.api}).
  */

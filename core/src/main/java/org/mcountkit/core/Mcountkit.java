@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.batch.BatchRunner;
-import org.mcountkit.core.elf.LitterIndex;
+import org.mcountkit.core.files.LitterIndex;
 import org.mcountkit.core.ftrace.Explainer;
 import org.mcountkit.core.ftrace.FilterFunctions;
 import org.mcountkit.core.ftrace.KernelDiff;

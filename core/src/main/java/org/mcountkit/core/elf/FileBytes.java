@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.files.ChangedFileException;
 
 /**
  * A whole file's bytes at {@code long} offsets. A {@link ByteBuffer} holds at most 2 GiB - 1

@@ -15,13 +15,13 @@ import org.mcountkit.api.Severity;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ArArchive;
-import org.mcountkit.core.elf.AtomicFile;
-import org.mcountkit.core.elf.ChangedFileException;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.elf.FileIdentity;
-import org.mcountkit.core.elf.LitterIndex;
 import org.mcountkit.core.elf.MappedElfFile;
+import org.mcountkit.core.files.AtomicFile;
+import org.mcountkit.core.files.ChangedFileException;
+import org.mcountkit.core.files.FileIdentity;
+import org.mcountkit.core.files.LitterIndex;
 
 /**
  * Opens inputs, turning I/O failures into one-line reasons. A file is checked to be a regular

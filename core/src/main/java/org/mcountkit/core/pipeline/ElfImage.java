@@ -18,9 +18,9 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.InputException;
-import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.ElfLayout;
+import org.mcountkit.core.files.AtomicFile;
 
 /**
  * One input file as every command sees it: read once, with its backend and ABI facts, and the

@@ -13,7 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.mcountkit.core.elf.FileIdentity;
+import org.mcountkit.core.files.FileIdentity;
 
 /**
  * A read-only open that cannot hang on a FIFO. Such an open of a FIFO waits until some process

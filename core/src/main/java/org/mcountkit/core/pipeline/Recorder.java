@@ -17,13 +17,13 @@ import org.mcountkit.core.Failure;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.elf.AtomicFile;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.ElfLayout;
-import org.mcountkit.core.elf.LitterIndex;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.SectionSymbolInserter;
+import org.mcountkit.core.files.AtomicFile;
+import org.mcountkit.core.files.LitterIndex;
 
 /**
  * Appends {@code __mcount_loc} to a relocatable object in place, as the kernel's recordmcount

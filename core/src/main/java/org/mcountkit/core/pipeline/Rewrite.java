@@ -2,7 +2,7 @@ package org.mcountkit.core.pipeline;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.files.AtomicFile;
 
 /**
  * What record, patch and prune do around their edit of one file: resolve it once (refusing a

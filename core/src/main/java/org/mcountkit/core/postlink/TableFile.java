@@ -11,8 +11,8 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
-import org.mcountkit.core.elf.AtomicFile;
-import org.mcountkit.core.elf.ChangedFileException;
+import org.mcountkit.core.files.AtomicFile;
+import org.mcountkit.core.files.ChangedFileException;
 import org.mcountkit.core.pipeline.IoReason;
 import org.mcountkit.core.pipeline.RaceWindows;
 

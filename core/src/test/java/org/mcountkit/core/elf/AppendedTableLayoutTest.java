@@ -17,6 +17,7 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
+import org.mcountkit.core.files.AtomicFile;
 import org.mcountkit.core.pipeline.BaseSymbols;
 import org.mcountkit.core.pipeline.TracedSections;
 import org.mcountkit.core.testkit.AppendedLayout;

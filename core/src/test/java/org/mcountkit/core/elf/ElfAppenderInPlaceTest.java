@@ -15,6 +15,7 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.InputException;
+import org.mcountkit.core.files.AtomicFile;
 import org.mcountkit.core.testkit.Samples;
 
 /**

@@ -11,7 +11,7 @@ import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.PruneResult;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.batch.BatchRunner;
-import org.mcountkit.core.elf.AtomicFile;
+import org.mcountkit.core.files.AtomicFile;
 import org.mcountkit.core.pipeline.Backends;
 import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.Recorder;

@@ -1,4 +1,4 @@
-package org.mcountkit.core.elf;
+package org.mcountkit.core.files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,4 +1,4 @@
-package org.mcountkit.core.elf;
+package org.mcountkit.core.files;
 
 import java.io.IOException;
 import java.nio.file.Files;

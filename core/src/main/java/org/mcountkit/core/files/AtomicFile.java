@@ -1,4 +1,4 @@
-package org.mcountkit.core.elf;
+package org.mcountkit.core.files;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -320,6 +320,12 @@ public final class AtomicFile {
         String change = expected.change(temporary.identityInParent(name));
         if (change == null && expected.seal() != null) {
             change = expected.seal().change(parent, name);
+            if (change != null) {
+                // Another writer's rename can land between the two looks: then the name holds
+                // another file, which says more than "rewritten in place".
+                String replaced = expected.change(temporary.identityInParent(name));
+                change = replaced != null ? replaced : change;
+            }
         }
         if (change == null && expected.identity() != null && !expected.link()) {
             FileIdentity byPath;
