@@ -66,6 +66,11 @@ public interface ArchBackend {
         if (call.isEmpty()) {
             return reference.notACall("reference (uses the hook's address)");
         }
+        if (call.get().field() == CallRelocation.Field.ABSOLUTE) {
+            // A word that holds the hook's address for other code (&mcount in a literal pool):
+            // the kernel's NOP there would change what that code reads.
+            return reference.notACall("on a word no call sequence reads (uses the hook's address)");
+        }
         long at = reference.offset() - call.get().fieldOffset();
         StringBuilder bytes = new StringBuilder();
         for (long i = at; i < at + 4 && reference.byteAt(i) >= 0; i++) {

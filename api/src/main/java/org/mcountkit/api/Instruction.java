@@ -62,6 +62,28 @@ public sealed interface Instruction {
         }
     }
 
+    /**
+     * A call that goes through a stub the linker made and returns to an instruction that undoes
+     * what the stub switched (ppc64's {@code bl} followed by {@code ld r2}, the TOC restore): a
+     * call written in its place would skip the stub, so ftrace patches it only through a module
+     * trampoline and never as a site of its own.
+     */
+    record CallThroughStub(int length) implements Instruction {
+        public CallThroughStub {
+            requirePositive(length);
+        }
+    }
+
+    /**
+     * An instruction that puts an address in a register (s390's {@code larl}): at a hook, the
+     * hook's address taken, not a call.
+     */
+    record AddressLoad(int length) implements Instruction {
+        public AddressLoad {
+            requirePositive(length);
+        }
+    }
+
     /** The NOP ftrace writes over a disabled site (the kernel's own bytes for this machine and mode). */
     record Nop(int length) implements Instruction {
         public Nop {

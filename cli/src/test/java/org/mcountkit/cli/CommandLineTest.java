@@ -99,7 +99,8 @@ class CommandLineTest {
         assertTrue(
                 lines.get(0).startsWith(warning)
                         && lines.get(0)
-                                .endsWith(": reference to __fentry__ not recorded: not a call: R_X86_64_32 reference"),
+                                .endsWith(
+                                        ": reference to __fentry__ not recorded: not a call: R_X86_64_32 reference (uses the hook's address)"),
                 lines.get(0));
         assertEquals("mcountkit: " + object + ": --strict: 1 warning; file left unchanged", lines.get(1));
         assertArrayEquals(before, Files.readAllBytes(object));
@@ -292,7 +293,7 @@ class CommandLineTest {
                         .toList();
         assertEquals(addressLoads, List.of(warnings.get(0).get("offset").asLong()), "the relocation's offset");
         assertEquals(
-                "reference to __fentry__ not recorded: not a call: R_X86_64_32 reference",
+                "reference to __fentry__ not recorded: not a call: R_X86_64_32 reference (uses the hook's address)",
                 warnings.get(0).get("message").asText(),
                 "the address taken: its reason in the JSON");
         assertTrue(

@@ -11,11 +11,9 @@ import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
-import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.api.Recognition;
 import org.mcountkit.api.Symbol;
 
 /**
@@ -106,34 +104,6 @@ public final class PowerpcBackend extends AbstractArchBackend {
         return v < 2 || v > 6 ? 0 : ((1 << v) >> 2) * PowerpcInstructions.WORD;
     }
 
-    /**
-     * The one call relocation decode does not settle: a {@code bl} followed by a TOC restore in a
-     * linked image went through a stub the linker made, which ftrace patches only through a
-     * module trampoline. The site is the {@code bl} under R_PPC_REL24 / R_PPC64_REL24 (or the PLT
-     * and NOTOC forms); the {@code mflr r0} before it and the {@code nop} after it stay outside, as
-     * the kernel patches only the {@code bl}. recordmcount.c records every relocation against the
-     * hook, whatever its type; the hook's address taken (R_PPC_ADDR16_HA/LO) and a tail call
-     * ({@code b _mcount}) are refused by core, with the bytes that say why.
-     */
-    @Override
-    public Recognition recognize(HookReference ref) {
-        long at = ref.offset();
-        if (ref.linked()
-                && ref.abi().callRelocation(ref.type()).isPresent()
-                && ref.hasAligned(at, PowerpcInstructions.WORD)
-                && ref.inSection(at + PowerpcInstructions.WORD, PowerpcInstructions.WORD)) {
-            ByteOrder order = PowerpcInstructions.order(ref.target());
-            int insn = PowerpcInstructions.word(ref.code(), (int) at, order);
-            int next = PowerpcInstructions.word(ref.code(), (int) at + PowerpcInstructions.WORD, order);
-            if (PowerpcInstructions.isBl(insn) && PowerpcInstructions.isTocRestore(next)) {
-                return Recognition.rejected(
-                        ref.relocationName() + ": a bl to a linker stub that switches the TOC (ld r2 follows it);"
-                                + " ftrace patches such calls only through a module trampoline");
-            }
-        }
-        return super.recognize(ref);
-    }
-
     @Override
     public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return PowerpcEncodings.of(PowerpcInstructions.order(target));
@@ -141,7 +111,8 @@ public final class PowerpcBackend extends AbstractArchBackend {
 
     /**
      * One aligned word: {@code bl} is a call (with its target), unless a TOC restore follows it
-     * (a call through a stub that switches TOC, which a {@code bl} written in place would break);
+     * (a call through a stub that switches TOC, which a {@code bl} written in place would break:
+     * in a linked image ftrace patches it only through a module trampoline);
      * {@code b} a jump; {@code nop} is the site's NOP;
      * {@code ori r2,r2,0} is another no-op; the rest is other code.
      */
@@ -156,7 +127,7 @@ public final class PowerpcBackend extends AbstractArchBackend {
         if (PowerpcInstructions.isBl(insn)
                 && code.has(next, PowerpcInstructions.WORD)
                 && PowerpcInstructions.isTocRestore(PowerpcInstructions.word(code.bytes(), next, order))) {
-            return new Instruction.Other(PowerpcInstructions.WORD);
+            return new Instruction.CallThroughStub(PowerpcInstructions.WORD);
         }
         if (PowerpcInstructions.isBl(insn)) {
             return new Instruction.Call(

@@ -122,7 +122,7 @@ class PowerpcEncodingsTest {
 
         assertEquals(new Instruction.Jump(4), backend.decode(c, 0));
         assertEquals(new Instruction.Pad(4), backend.decode(c, 4));
-        assertEquals(new Instruction.Other(4), backend.decode(c, 8));
+        assertEquals(new Instruction.CallThroughStub(4), backend.decode(c, 8));
         assertEquals(new Instruction.Other(4), backend.decode(c, 12));
         assertEquals(new Instruction.Call(4, 0x1018), backend.decode(c, 16));
         assertEquals(new Instruction.Other(1), backend.decode(c, 20));

@@ -178,8 +178,8 @@ class PowerpcRecordEdgesTest {
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(
                 warnings.get(0)
-                        .endsWith("R_PPC64_REL24: a bl to a linker stub that switches the TOC (ld r2 follows"
-                                + " it); ftrace patches such calls only through a module trampoline"),
+                        .endsWith("R_PPC64_REL24: a call through a linker stub, undone by the instruction after it"
+                                + " (a TOC restore); ftrace patches such calls only through a module trampoline"),
                 warnings.toString());
     }
 

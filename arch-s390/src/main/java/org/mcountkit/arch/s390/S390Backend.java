@@ -15,11 +15,9 @@ import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
-import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.api.Recognition;
 
 /**
  * s390x (EM_S390, ELF64, big-endian, RELA). Calls to the hook are {@code brasl} with
@@ -58,22 +56,10 @@ public final class S390Backend extends AbstractArchBackend {
         super("s390", List.of(S390X));
     }
 
-    /** The words for what decode reads no call in: the hook's address taken with {@code larl}. */
-    @Override
-    public Recognition recognize(HookReference ref) {
-        long start = ref.offset() - OPERAND;
-        if ((R_390_PLT32DBL.is(ref.type()) || R_390_PC32DBL.is(ref.type()))
-                && ref.hasAligned(start, 2)
-                && ref.inSection(start, S390Instructions.RIL)
-                && S390Instructions.isLarl(ref.code(), (int) start)) {
-            return ref.notACall("on a larl (takes the hook's address)");
-        }
-        return super.recognize(ref);
-    }
-
     /**
      * One instruction as its opcode's length bits delimit it, except that gcc's {@code -pg}
-     * sequence is one call of its whole length: {@code brasl} is a call; {@code brcl 0} the site's
+     * sequence is one call of its whole length: {@code brasl} is a call; {@code larl} loads an
+     * address; {@code brcl 0} the site's
      * NOP; {@code nopr} ({@code bcr 0}) and {@code nop} ({@code bc 0}) other no-ops.
      */
     @Override
@@ -95,6 +81,9 @@ public final class S390Backend extends AbstractArchBackend {
         }
         if (S390Instructions.isBrasl(bytes, offset)) {
             return new Instruction.Call(length, S390Instructions.target(bytes, offset, code.addressOf(offset)));
+        }
+        if (S390Instructions.isLarl(bytes, offset)) {
+            return new Instruction.AddressLoad(length);
         }
         if (S390Instructions.isBrclNever(bytes, offset)) {
             return new Instruction.Nop(length);

@@ -218,7 +218,7 @@ class S390RecordTest {
                 .toList();
         assertEquals(
                 List.of(
-                        "reference to _mcount not recorded: not a call: R_390_PLT32DBL on a larl (takes the hook's address)"),
+                        "reference to _mcount not recorded: not a call: R_390_PLT32DBL on an instruction that loads the hook's address"),
                 warnings);
         assertEquals(
                 TableOracle.entries(reference, "__mcount_loc").size() - 1,

@@ -12,11 +12,9 @@ import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
-import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.api.Recognition;
 
 /**
  * SuperH (SH-4 and its relatives), little- and big-endian ({@code -ml}, {@code -mb}). gcc's
@@ -48,21 +46,6 @@ public final class ShBackend extends AbstractArchBackend {
 
     public ShBackend() {
         super("sh", ABIS);
-    }
-
-    /**
-     * The words for an R_SH_DIR32 word decode reads no call through: recordmcount.c takes any
-     * relocation against the hook, but a word that holds the hook's address for other code
-     * ({@code &mcount} in a literal pool, or in data) is no call, and the kernel's NOP there would
-     * change what that code reads.
-     */
-    @Override
-    public Recognition recognize(HookReference ref) {
-        if (R_SH_DIR32.is(ref.type())) {
-            return ref.notACall("on a word that no mov.l/sts.l pr/mova/jmp @r1/lds r0,pr sequence before it calls"
-                    + " through (uses the hook's address)");
-        }
-        return super.recognize(ref);
     }
 
     @Override

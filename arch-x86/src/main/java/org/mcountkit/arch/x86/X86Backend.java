@@ -20,7 +20,6 @@ import static org.mcountkit.arch.x86.X86Relocations.X86_64.R_X86_64_REX_GOTPCREL
 
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.Optional;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.AbstractArchBackend;
 import org.mcountkit.api.CallRelocation;
@@ -28,11 +27,9 @@ import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
-import org.mcountkit.api.HookReference;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.api.Recognition;
 import org.mcountkit.api.RelocationType;
 
 /**
@@ -69,6 +66,16 @@ public final class X86Backend extends AbstractArchBackend {
     static final int[] CALL_INDIRECT_EBX = {0xff, 0x93};
 
     static final int CALL_INDIRECT_LENGTH = 6;
+    /**
+     * {@code mov disp32(%rip),reg} (x86_64) or {@code mov disp32(%ebx),reg} (i386 PIC): 8b, a
+     * ModRM byte naming that memory form, disp32; under a GOT relocation, the hook's address
+     * loaded from its slot.
+     */
+    static final int MOV_LOAD = 0x8b;
+
+    static final int MODRM_MOD_RM = 0xc7;
+    static final int DISP32_RIP = 0x05;
+    static final int DISP32_EBX = 0x83;
     /** Where the relocated disp32 of {@code call *disp32} starts: after the opcode and ModRM byte. */
     static final int CALL_INDIRECT_FIELD = 2;
     /**
@@ -104,6 +111,7 @@ public final class X86Backend extends AbstractArchBackend {
                 .slotRelocations(R_X86_64_RELATIVE, R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT, tableWord)
                 .calls(CALL_REL32_FIELD, R_X86_64_PC32, R_X86_64_PLT32)
                 .calls(CALL_INDIRECT_FIELD, R_X86_64_GOTPCREL, R_X86_64_GOTPCRELX, R_X86_64_REX_GOTPCRELX)
+                .calls(CallRelocation.at(MOVABS_R10.length).absolute(), R_X86_64_64)
                 .build();
     }
 
@@ -125,53 +133,6 @@ public final class X86Backend extends AbstractArchBackend {
         super("x86", ABIS);
     }
 
-    /**
-     * What decode did not take as a call under a call relocation (the ABI's {@code calls}): a
-     * tail jump, the hook's address loaded or taken, and the two call forms decode does not read,
-     * i386's {@code call *hook@GOT(%ebx)} and {@code -mcmodel=large}'s {@code movabs}/{@code call *%r10}.
-     */
-    @Override
-    public Recognition recognize(HookReference ref) {
-        boolean i386 = EM_386.is(ref.target());
-        long field = ref.offset();
-        Optional<Integer> call = ref.abi().callRelocation(ref.type()).map(CallRelocation::fieldOffset);
-        if (call.equals(Optional.of(CALL_REL32_FIELD))) {
-            // decode's call and jmp are judged by core; here, what uses the hook's 32-bit address.
-            return ref.notACall("reference" + opcodeNote(ref.byteAt(field - 1)));
-        }
-        if (call.equals(Optional.of(CALL_INDIRECT_FIELD))) {
-            if (i386 && matches(ref, field - CALL_INDIRECT_FIELD, CALL_INDIRECT_EBX)) {
-                return Recognition.site(field - CALL_INDIRECT_FIELD, CALL_INDIRECT_LENGTH);
-            }
-            return ref.notACall("reference (loads the hook's address)");
-        }
-        if (!i386
-                && R_X86_64_64.is(ref.type())
-                && matches(ref, field - MOVABS_R10.length, MOVABS_R10)
-                && matches(ref, field + 8, CALL_R10)) {
-            return Recognition.site(field - MOVABS_R10.length, LARGE_MODEL_LENGTH);
-        }
-        return ref.notACall("reference");
-    }
-
-    private static boolean matches(HookReference ref, long at, int[] bytes) {
-        for (int i = 0; i < bytes.length; i++) {
-            if (ref.byteAt(at + i) != bytes[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static String opcodeNote(int opcode) {
-        if (opcode < 0) {
-            return " at the start of the section";
-        }
-        return opcode == CALL_REL32
-                ? " (an e8 the end of the section cuts off)"
-                : String.format(" (byte before the field is %02x, not e8)", opcode);
-    }
-
     @Override
     public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
         return EM_386.is(target) ? X86Encodings.I386 : X86Encodings.X86_64;
@@ -181,7 +142,10 @@ public final class X86Backend extends AbstractArchBackend {
      * {@code call rel32}, and the 6-byte {@code addr32 call} ld leaves of a relaxed GOT call; a
      * {@code call *disp32} through the GOT (its destination is in memory, not in the bytes; on
      * x86_64 the bytes name the slot, which core resolves from the image); the
-     * kernel's 5-byte NOPs ({@code x86_nops[5]} of arch/x86/kernel/alternative.c, both flavours)
+     * i386's {@code call *hook@GOT(%ebx)}, a call whose slot its bytes do not name;
+     * {@code -mcmodel=large}'s {@code movabs $hook,%r10; call *%r10}, one call to the immediate;
+     * {@code mov} from a GOT slot, the hook's address loaded;
+     * the kernel's 5-byte NOPs ({@code x86_nops[5]} of arch/x86/kernel/alternative.c, both flavours)
      * and the 6-byte one {@code patch} writes over a 6-byte call; the padding NOPs compilers write;
      * {@code jmp rel32}, a jump.
      * Anything else is one byte: x86 has no fixed instruction length, and this decoder knows too
@@ -208,6 +172,20 @@ public final class X86Backend extends AbstractArchBackend {
                     ? Instruction.Call.toUnknown(CALL_INDIRECT_LENGTH)
                     : Instruction.Call.throughSlot(CALL_INDIRECT_LENGTH, slot(code, offset));
         }
+        if (opcode == MOV_LOAD
+                && (byteAt(bytes, offset + 1) & MODRM_MOD_RM) == (i386 ? DISP32_EBX : DISP32_RIP)
+                && code.has(offset, CALL_INDIRECT_LENGTH)) {
+            return new Instruction.AddressLoad(CALL_INDIRECT_LENGTH);
+        }
+        if (i386 && matches(bytes, offset, CALL_INDIRECT_EBX) && code.has(offset, CALL_INDIRECT_LENGTH)) {
+            return Instruction.Call.toUnknown(CALL_INDIRECT_LENGTH);
+        }
+        if (!i386 && matches(bytes, offset, MOVABS_R10) && matches(bytes, offset + MOVABS_R10.length + 8, CALL_R10)) {
+            int immediate = offset + MOVABS_R10.length;
+            return new Instruction.Call(
+                    LARGE_MODEL_LENGTH,
+                    (le32(bytes, immediate) & 0xffff_ffffL) | (long) le32(bytes, immediate + 4) << 32);
+        }
         for (byte[] nop : i386 ? I386_SITE_NOPS : X86_64_SITE_NOPS) {
             if (equalsAt(bytes, offset, nop)) {
                 return new Instruction.Nop(nop.length);
@@ -219,6 +197,15 @@ public final class X86Backend extends AbstractArchBackend {
 
     private static int byteAt(ByteBuffer bytes, int at) {
         return at >= 0 && at < bytes.limit() ? bytes.get(at) & 0xff : -1;
+    }
+
+    private static boolean matches(ByteBuffer bytes, int at, int[] expected) {
+        for (int i = 0; i < expected.length; i++) {
+            if (byteAt(bytes, at + i) != expected[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean equalsAt(ByteBuffer code, int offset, byte[] bytes) {

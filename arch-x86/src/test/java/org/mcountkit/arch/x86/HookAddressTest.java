@@ -102,7 +102,11 @@ class HookAddressTest {
         String jmpType = toolchain == Toolchain.I386 ? "R_386_PC32" : "R_X86_64_PLT32";
         assertEquals(
                 List.of(
-                        warning(".text", movAt + 1, hook, "not a call: " + codeType + " reference"),
+                        warning(
+                                ".text",
+                                movAt + 1,
+                                hook,
+                                "not a call: " + codeType + " reference (uses the hook's address)"),
                         warning(
                                 ".text",
                                 jmpAt + 1,

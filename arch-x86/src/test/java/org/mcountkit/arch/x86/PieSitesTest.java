@@ -89,7 +89,7 @@ class PieSitesTest {
                                 ".text",
                                 0x29,
                                 "reference to __fentry__"
-                                        + " not recorded: not a call: R_X86_64_REX_GOTPCRELX reference (loads the hook's address)")),
+                                        + " not recorded: not a call: R_X86_64_REX_GOTPCRELX on an instruction that loads the hook's address")),
                 report.diagnostics().stream()
                         .filter(d -> d.severity() == Severity.WARNING)
                         .toList());

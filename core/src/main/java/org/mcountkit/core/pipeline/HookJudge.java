@@ -14,10 +14,12 @@ import org.mcountkit.api.Recognition;
  * declares a companion marks nothing; one it declares a call's is a site where
  * {@link ArchBackend#decode} reads a call at its place (the whole sequence, where decode reads one
  * call from a start the ABI declares before it; in a linked image, the site's NOP a patch left),
- * a tail call where decode reads a jump, refused in an object when only a linker writes that form
- * or when an absolute call field's addend takes the call past the hook; the rest goes to the backend's
- * {@link ArchBackend#recognize}, which words what decode does not read (the hook's address taken,
- * or a sequence over several relocations).
+ * a tail call where decode reads a jump, the hook's address taken where it reads an address
+ * load, a call ftrace cannot patch where it reads a call through a linker stub; refused in an
+ * object when only a linker writes that form or when an absolute call field's addend takes the
+ * call past the hook. The rest goes to the backend's {@link ArchBackend#recognize}, which only a
+ * sequence over several relocations needs (MIPS's long call, nds32's {@code sethi/ori/jral}); by
+ * default it words the bytes there as no call.
  */
 final class HookJudge {
 
@@ -67,6 +69,14 @@ final class HookJudge {
         }
         if (instruction instanceof Instruction.Jump) {
             return ref.notACall("on a jump (a tail call to the hook)");
+        }
+        if (instruction instanceof Instruction.AddressLoad) {
+            return ref.notACall("on an instruction that loads the hook's address");
+        }
+        if (instruction instanceof Instruction.CallThroughStub) {
+            return Recognition.rejected(ref.relocationName()
+                    + ": a call through a linker stub, undone by the instruction after it (a TOC restore);"
+                    + " ftrace patches such calls only through a module trampoline");
         }
         return backend.recognize(ref);
     }

@@ -105,6 +105,21 @@ class HookJudgeTest {
     }
 
     @Test
+    void anAddressLoadAndACallThroughAStubAreWordedByCore() {
+        when(backend.decode(any(), anyInt())).thenReturn(new Instruction.AddressLoad(4));
+        assertEquals(
+                Recognition.rejected("not a call: R_T_CALL on an instruction that loads the hook's address"),
+                judge(Types.R_T_CALL, false));
+
+        when(backend.decode(any(), anyInt())).thenReturn(new Instruction.CallThroughStub(4));
+        assertEquals(
+                Recognition.rejected("R_T_CALL: a call through a linker stub, undone by the instruction after it"
+                        + " (a TOC restore); ftrace patches such calls only through a module trampoline"),
+                judge(Types.R_T_CALL, true));
+        verify(backend, never()).recognize(any());
+    }
+
+    @Test
     void aLinkedImagesSiteNopIsTheSite() {
         when(backend.decode(any(), anyInt())).thenReturn(new Instruction.Nop(4));
         when(backend.encodings(any(), any())).thenReturn(new org.mcountkit.api.PatchEncodings() {
