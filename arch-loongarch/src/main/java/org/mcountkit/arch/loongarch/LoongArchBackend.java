@@ -19,9 +19,11 @@ import org.mcountkit.api.PatchEncodings;
  * {@code arch/loongarch}. gcc's and clang's {@code -pg} call {@code _mcount} with {@code bl}
  * (R_LARCH_B26), or in the medium code model with {@code pcaddu18i $ra + jirl $ra}
  * (R_LARCH_CALL36); the kernel itself builds with {@code -fpatchable-function-entry=2}, whose
- * table the compiler writes. The kernel's recordmcount never served LoongArch, so there is no
- * make_nop: calls in untraced sections are reported and left as they are. A table of facts and
- * one decoder: core judges every relocation from them.
+ * table the compiler writes. The kernel's recordmcount knows EM_LOONGARCH but counts only the
+ * psABI version 1 relocations (R_LARCH_SOP_PUSH_PLT_PCREL, which mcountkit reads as a call too,
+ * and R_LARCH_MARK_LA, an address load it does not record) and has no make_nop: calls in untraced
+ * sections are reported and left as they are. A table of facts and one decoder: core judges every
+ * relocation from them.
  */
 public final class LoongArchBackend extends AbstractArchBackend {
 
@@ -33,7 +35,11 @@ public final class LoongArchBackend extends AbstractArchBackend {
                     LoongArchRelocations.R_LARCH_JUMP_SLOT,
                     LoongArchRelocations.R_LARCH_64)
             .keepsUntracedCalls()
-            .calls(0, LoongArchRelocations.R_LARCH_B26, LoongArchRelocations.R_LARCH_CALL36)
+            .calls(
+                    0,
+                    LoongArchRelocations.R_LARCH_B26,
+                    LoongArchRelocations.R_LARCH_CALL36,
+                    LoongArchRelocations.R_LARCH_SOP_PUSH_PLT_PCREL)
             .companions(LoongArchRelocations.R_LARCH_RELAX)
             .build();
 

@@ -15,6 +15,15 @@ enum LoongArchRelocations implements RelocationType {
     /** A PIE's pointer: the load address plus the addend. */
     R_LARCH_RELATIVE(3),
     R_LARCH_JUMP_SLOT(5),
+    /**
+     * The psABI's first version computed fields on a stack: {@code la} marked with this, a call
+     * with the two below (gcc 12 and binutils 2.38, the first toolchains of the kernel's port).
+     */
+    R_LARCH_MARK_LA(20),
+    /** Pushes the PC-relative address of a symbol's PLT entry: the call of version 1's {@code bl}. */
+    R_LARCH_SOP_PUSH_PLT_PCREL(29),
+    /** Pops the value into {@code bl}'s 26-bit field. */
+    R_LARCH_SOP_POP_32_S_0_10_10_16_S2(45),
     R_LARCH_B16(64),
     R_LARCH_B21(65),
     /** {@code bl} and {@code b}: a 26-bit word offset, split over two fields. */
