@@ -11,7 +11,8 @@ import java.util.Set;
 /**
  * The ABI facts of one machine variant (x86_64, i386, aarch64_be...) that core needs besides
  * decoding: its name in reports, the files it is for (machine, class, byte order and, where the
- * variant is told by {@code e_flags}, those bits: {@link #matches}), the hook symbols its compilers call, its relocation types, the
+ * variant is told by {@code e_flags}, those bits: {@link #matches}), the byte order of its
+ * instruction words ({@link Code#word} reads in it), the hook symbols its compilers call, its relocation types, the
  * type of an absolute pointer-sized table word, its NONE type, whether its objects carry explicit
  * addends ({@code SHT_RELA}), how {@code r_info} is packed, and whether its kernels want the hook
  * reference weak (an undefined weak hook keeps the linker from relaxing that one call), and
@@ -29,6 +30,7 @@ public record Abi(
         ElfMachine machine,
         ElfClass elfClass,
         Endian endian,
+        Endian instructionOrder,
         int variantFlagsMask,
         int variantFlags,
         Set<String> hooks,
@@ -52,6 +54,7 @@ public record Abi(
         Objects.requireNonNull(machine, "machine");
         Objects.requireNonNull(elfClass, "elfClass");
         Objects.requireNonNull(endian, "endian");
+        Objects.requireNonNull(instructionOrder, "instructionOrder");
         hooks = Set.copyOf(hooks);
         callRelocations = Map.copyOf(callRelocations);
         companionRelocations = Set.copyOf(companionRelocations);
@@ -111,6 +114,7 @@ public record Abi(
         private final ElfMachine machine;
         private final ElfClass elfClass;
         private final Endian endian;
+        private Endian instructionOrder;
         private int variantFlagsMask;
         private int variantFlags;
         private Set<String> hooks = Set.of();
@@ -134,6 +138,7 @@ public record Abi(
             this.machine = machine;
             this.elfClass = elfClass;
             this.endian = endian;
+            this.instructionOrder = endian;
             this.relocationInfo = RelocationInfo.standard(elfClass);
         }
 
@@ -145,6 +150,15 @@ public record Abi(
         public Builder variantFlags(int mask, int value) {
             this.variantFlagsMask = mask;
             this.variantFlags = value & mask;
+            return this;
+        }
+
+        /**
+         * Instruction words are stored in {@code order} whatever the data's (A64 and RISC-V code is
+         * little-endian, nds32's big-endian, in either data order). By default the data's.
+         */
+        public Builder instructionsIn(Endian order) {
+            this.instructionOrder = order;
             return this;
         }
 
@@ -317,6 +331,7 @@ public record Abi(
                     machine,
                     elfClass,
                     endian,
+                    instructionOrder,
                     variantFlagsMask,
                     variantFlags,
                     hooks,

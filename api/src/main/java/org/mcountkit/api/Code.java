@@ -4,17 +4,30 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * Machine code handed to a backend's decoder: {@code bytes} (read-only; index 0 is the first byte
- * of the section; use absolute reads in the byte order instructions have on this machine, which
- * may differ from the file's), the run-time {@code address} of that first byte (0 in a
+ * Machine code handed to a backend's decoder: the {@code abi} of its file, {@code bytes}
+ * (read-only; index 0 is the first byte of the section; {@link #word} and {@link #halfword} read
+ * instructions in the byte order the ABI gives them, which may differ from the data's), the run-time {@code address} of that first byte (0 in a
  * relocatable object, where calls are not yet resolved), and the instruction set ({@code mode}) of
  * the function being read ({@link InstructionSet#DEFAULT} unless the backend says otherwise: ARM
  * or Thumb, say; see {@link ArchBackend#functionMode}).
  */
-public record Code(ElfTarget target, ByteBuffer bytes, long address, InstructionSet mode) {
+public record Code(Abi abi, ElfTarget target, ByteBuffer bytes, long address, InstructionSet mode) {
 
     public Code {
+        Objects.requireNonNull(abi, "abi");
         Objects.requireNonNull(mode, "mode");
+    }
+
+    /** The 32-bit instruction word at {@code offset}, in the ABI's instruction order; whole inside the code. */
+    public int word(int offset) {
+        return InstructionWords.word(bytes, offset, abi.instructionOrder().order());
+    }
+
+    /** The 16-bit instruction unit at {@code offset}, unsigned, in the ABI's instruction order. */
+    public int halfword(int offset) {
+        int b0 = bytes.get(offset) & 0xff;
+        int b1 = bytes.get(offset + 1) & 0xff;
+        return abi.instructionOrder() == Endian.LITTLE ? b0 | b1 << 8 : b0 << 8 | b1;
     }
 
     /** True when {@code length} bytes from {@code offset} lie inside the code. */
@@ -38,6 +51,6 @@ public record Code(ElfTarget target, ByteBuffer bytes, long address, Instruction
 
     /** The same bytes read in another instruction set. */
     public Code withMode(InstructionSet newMode) {
-        return newMode.equals(mode) ? this : new Code(target, bytes, address, newMode);
+        return newMode.equals(mode) ? this : new Code(abi, target, bytes, address, newMode);
     }
 }

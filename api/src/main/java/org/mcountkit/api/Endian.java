@@ -2,7 +2,7 @@ package org.mcountkit.api;
 
 import java.nio.ByteOrder;
 
-/** Data byte order of an ELF file ({@code EI_DATA}). Instructions may differ: backends decide. */
+/** A byte order: of an ELF file's data ({@code EI_DATA}), or of a machine's instruction words ({@link Abi#instructionOrder}). */
 public enum Endian {
     LITTLE("little", ByteOrder.LITTLE_ENDIAN),
     BIG("big", ByteOrder.BIG_ENDIAN);

@@ -68,7 +68,9 @@ class ArmEncodingsTest {
         String[] line = disassemble(bytes, from, mode.equals(ArmBackend.THUMB), elf.endian() == Endian.BIG);
         assertEquals(mode.equals(toMode) ? "bl" : "blx", line[0]);
         assertEquals("0x" + Long.toHexString(to), line[1]);
-        assertEquals(new Instruction.Call(4, to), backend.decode(new Code(elf, ByteBuffer.wrap(bytes), from, mode), 0));
+        assertEquals(
+                new Instruction.Call(4, to),
+                backend.decode(new Code(backend.abi(elf), elf, ByteBuffer.wrap(bytes), from, mode), 0));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -81,7 +83,9 @@ class ArmEncodingsTest {
 
         String[] line = disassemble(nop, 0x1000, mode.equals(ArmBackend.THUMB), elf.endian() == Endian.BIG);
         assertEquals(List.of(mnemonic, "sp, sp, #4"), List.of(line[0], line[1]));
-        assertEquals(new Instruction.Nop(4), backend.decode(new Code(elf, ByteBuffer.wrap(nop), 0x1000, mode), 0));
+        assertEquals(
+                new Instruction.Nop(4),
+                backend.decode(new Code(backend.abi(elf), elf, ByteBuffer.wrap(nop), 0x1000, mode), 0));
     }
 
     @Test

@@ -68,6 +68,8 @@ public final class Arm64Backend extends AbstractArchBackend {
     /** LP64 only: ILP32 (ELFCLASS32) has its own relocation numbers and no kernel ftrace. */
     private static Abi abi(String name, Endian endian) {
         return Abi.builder(name, EM_AARCH64, ElfClass.ELF64, endian)
+                // A64 instructions are little-endian in either data order.
+                .instructionsIn(Endian.LITTLE)
                 .hooks(HOOK)
                 .relocations(Relocations.TABLE, Relocations.R_AARCH64_ABS64)
                 .none(Relocations.R_AARCH64_NONE)
@@ -96,7 +98,7 @@ public final class Arm64Backend extends AbstractArchBackend {
         if (!code.hasAligned(offset, Arm64Instructions.LENGTH)) {
             return new Instruction.Other(1);
         }
-        int word = Arm64Instructions.word(code.bytes(), offset);
+        int word = code.word(offset);
         if (word == Arm64Instructions.NOP) {
             return new Instruction.Nop(Arm64Instructions.LENGTH);
         }
@@ -109,7 +111,7 @@ public final class Arm64Backend extends AbstractArchBackend {
         }
         int next = offset + Arm64Instructions.LENGTH;
         if (word == Arm64Instructions.MOV_X9_X30 && code.has(next, Arm64Instructions.LENGTH)) {
-            int bl = Arm64Instructions.word(code.bytes(), next);
+            int bl = code.word(next);
             if (Arm64Instructions.isBl(bl)) {
                 return new Instruction.Call(
                         Arm64Encodings.WITH_REGS_LENGTH, Arm64Instructions.branchTarget(bl, code.addressOf(next)));

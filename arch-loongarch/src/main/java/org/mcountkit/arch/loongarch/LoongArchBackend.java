@@ -2,7 +2,6 @@ package org.mcountkit.arch.loongarch;
 
 import static org.mcountkit.api.ElfMachine.EM_LOONGARCH;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.AbstractArchBackend;
@@ -63,8 +62,7 @@ public final class LoongArchBackend extends AbstractArchBackend {
         if (!code.hasAligned(offset, w)) {
             return new Instruction.Other(1);
         }
-        ByteBuffer bytes = code.bytes();
-        int word = LoongArchInstructions.word(bytes, offset);
+        int word = code.word(offset);
         long address = code.addressOf(offset);
         if (word == LoongArchInstructions.NOP) {
             return new Instruction.Nop(w);
@@ -76,7 +74,7 @@ public final class LoongArchBackend extends AbstractArchBackend {
             return new Instruction.Jump(w);
         }
         if (code.has(offset, 2 * w)) {
-            int next = LoongArchInstructions.word(bytes, offset + w);
+            int next = code.word(offset + w);
             if (word == LoongArchInstructions.MOVE_T0_RA && LoongArchInstructions.isBl(next)) {
                 return new Instruction.Call(2 * w, LoongArchInstructions.branchTarget(next, address + w));
             }

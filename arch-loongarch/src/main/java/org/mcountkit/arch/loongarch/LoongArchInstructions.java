@@ -1,6 +1,5 @@
 package org.mcountkit.arch.loongarch;
 
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.InstructionWords;
@@ -32,10 +31,6 @@ final class LoongArchInstructions {
     private LoongArchInstructions() {}
 
     /** The instruction word at {@code offset}, read little-endian whatever the buffer's order. */
-    static int word(ByteBuffer code, int offset) {
-        return InstructionWords.word(code, offset, ByteOrder.LITTLE_ENDIAN);
-    }
-
     static byte[] bytes(int word) {
         return InstructionWords.bytes(word, ByteOrder.LITTLE_ENDIAN);
     }

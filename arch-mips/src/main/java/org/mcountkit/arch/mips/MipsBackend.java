@@ -224,7 +224,7 @@ public final class MipsBackend extends AbstractArchBackend {
         }
         ByteOrder order = MipsInstructions.order(code.target());
         ByteBuffer bytes = code.bytes();
-        int word = MipsInstructions.word(bytes, offset, order);
+        int word = code.word(offset);
         if (MipsInstructions.isJal(word)) {
             int length = siteLength(code.target());
             return code.has(offset, length)
@@ -238,7 +238,7 @@ public final class MipsBackend extends AbstractArchBackend {
             return new Instruction.Nop(MipsInstructions.WORD);
         }
         if (MipsInstructions.isLui(word, MipsInstructions.V1) && code.has(offset, 2 * MipsInstructions.WORD)) {
-            int add = MipsInstructions.word(bytes, offset + MipsInstructions.WORD, order);
+            int add = code.word(offset + MipsInstructions.WORD);
             int jalr = MipsInstructions.isAddImmediate(add, MipsInstructions.V1)
                     ? jalrAfter(bytes, offset, order, MipsInstructions.V1)
                     : -1;

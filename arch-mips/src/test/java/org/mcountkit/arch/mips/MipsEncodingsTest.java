@@ -67,7 +67,8 @@ class MipsEncodingsTest {
         assertEquals(encodings.siteLength(), bytes.length);
         assertEquals(
                 new Instruction.Call(encodings.siteLength(), to),
-                backend.decode(new Code(elf, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
+                backend.decode(
+                        new Code(backend.abi(elf), elf, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -83,7 +84,8 @@ class MipsEncodingsTest {
         lines.forEach(l -> assertEquals("nop", l[0]));
         assertEquals(
                 new Instruction.Nop(4),
-                backend.decode(new Code(elf, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
+                backend.decode(
+                        new Code(backend.abi(elf), elf, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
     }
 
     @Test

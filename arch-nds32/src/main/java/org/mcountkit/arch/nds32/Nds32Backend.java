@@ -43,6 +43,8 @@ public final class Nds32Backend extends AbstractArchBackend {
     /** Named as the binutils targets elf32-nds32le and elf32-nds32be; the ABI defines no 64-bit class. */
     private static Abi abi(String name, Endian endian) {
         return Abi.builder(name, EM_NDS32, ElfClass.ELF32, endian)
+                // Its instructions are big-endian in either data order.
+                .instructionsIn(Endian.BIG)
                 .hooks("_mcount")
                 .relocations(Nds32Relocations.TABLE, Nds32Relocations.R_NDS32_32_RELA)
                 .none(Nds32Relocations.R_NDS32_NONE)

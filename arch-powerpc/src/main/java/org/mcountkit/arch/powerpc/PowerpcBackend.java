@@ -3,7 +3,6 @@ package org.mcountkit.arch.powerpc;
 import static org.mcountkit.api.ElfMachine.EM_PPC;
 import static org.mcountkit.api.ElfMachine.EM_PPC64;
 
-import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.AbstractArchBackend;
@@ -121,12 +120,11 @@ public final class PowerpcBackend extends AbstractArchBackend {
         if (!code.hasAligned(offset, PowerpcInstructions.WORD)) {
             return new Instruction.Other(1);
         }
-        ByteOrder order = PowerpcInstructions.order(code.target());
-        int insn = PowerpcInstructions.word(code.bytes(), offset, order);
+        int insn = code.word(offset);
         int next = offset + PowerpcInstructions.WORD;
         if (PowerpcInstructions.isBl(insn)
                 && code.has(next, PowerpcInstructions.WORD)
-                && PowerpcInstructions.isTocRestore(PowerpcInstructions.word(code.bytes(), next, order))) {
+                && PowerpcInstructions.isTocRestore(code.word(next))) {
             return new Instruction.CallThroughStub(PowerpcInstructions.WORD);
         }
         if (PowerpcInstructions.isBl(insn)) {

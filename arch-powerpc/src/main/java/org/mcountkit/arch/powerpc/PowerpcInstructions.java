@@ -44,10 +44,6 @@ final class PowerpcInstructions {
         return target.endian() == Endian.BIG ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
     }
 
-    static int word(ByteBuffer code, int offset, ByteOrder order) {
-        return code.duplicate().order(order).getInt(offset);
-    }
-
     /** A relative {@code bl}: a call that sets the link register. */
     static boolean isBl(int insn) {
         return (insn & I_FORM_MASK) == BL;

@@ -61,7 +61,8 @@ class PowerpcEncodingsTest {
         assertEquals(List.of("bl", "0x" + Long.toHexString(to)), disassemble(bytes, from, order));
         assertEquals(
                 new Instruction.Call(4, to),
-                backend.decode(new Code(elf, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
+                backend.decode(
+                        new Code(backend.abi(elf), elf, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
     }
 
     @ParameterizedTest
@@ -74,7 +75,8 @@ class PowerpcEncodingsTest {
         assertEquals(List.of("nop", ""), disassemble(nop, 0x1000, order));
         assertEquals(
                 new Instruction.Nop(4),
-                backend.decode(new Code(elf, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
+                backend.decode(
+                        new Code(backend.abi(elf), elf, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
     }
 
     /** A call to an ELFv2 function with a TOC set-up lands on its local entry point, 8 bytes in. */
@@ -118,7 +120,7 @@ class PowerpcEncodingsTest {
             0x48, 0, 0, 0x10, 0x60, 0x42, 0, 0, 0x48, 0, 0, 0x11, (byte) 0xe8, 0x41, 0, 0x28, 0x48, 0, 0, 0x09, 0x48, 0
         };
 
-        Code c = new Code(elf, ByteBuffer.wrap(code), 0x1000, InstructionSet.DEFAULT);
+        Code c = new Code(backend.abi(elf), elf, ByteBuffer.wrap(code), 0x1000, InstructionSet.DEFAULT);
 
         assertEquals(new Instruction.Jump(4), backend.decode(c, 0));
         assertEquals(new Instruction.Pad(4), backend.decode(c, 4));

@@ -3,7 +3,6 @@ package org.mcountkit.arch.riscv;
 import static org.mcountkit.api.ElfMachine.EM_RISCV;
 import static org.mcountkit.arch.riscv.RiscvBackend.Relocations.R_RISCV_RELAX;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.AbstractArchBackend;
@@ -132,9 +131,8 @@ public final class RiscvBackend extends AbstractArchBackend {
         if (!code.hasAligned(offset, RiscvInstructions.COMPRESSED_LENGTH)) {
             return new Instruction.Other(1);
         }
-        ByteBuffer bytes = code.bytes();
         long address = code.addressOf(offset);
-        int parcel = RiscvInstructions.parcel(bytes, offset);
+        int parcel = code.halfword(offset);
         if (parcel == RiscvInstructions.C_NOP) {
             return new Instruction.Nop(RiscvInstructions.COMPRESSED_LENGTH);
         }
@@ -149,7 +147,7 @@ public final class RiscvBackend extends AbstractArchBackend {
         if (length != RiscvInstructions.LENGTH || !code.has(offset, length)) {
             return new Instruction.Other(length);
         }
-        int word = RiscvInstructions.word(bytes, offset);
+        int word = code.word(offset);
         if (word == RiscvInstructions.NOP) {
             return new Instruction.Nop(RiscvInstructions.LENGTH);
         }
@@ -160,7 +158,7 @@ public final class RiscvBackend extends AbstractArchBackend {
             return new Instruction.Jump(RiscvInstructions.LENGTH);
         }
         if (code.has(offset, PAIR)) {
-            int jalr = RiscvInstructions.word(bytes, offset + RiscvInstructions.LENGTH);
+            int jalr = code.word(offset + RiscvInstructions.LENGTH);
             for (int link : new int[] {RiscvInstructions.RA, RiscvInstructions.T0}) {
                 if (RiscvInstructions.isAuipc(word, link) && RiscvInstructions.isJalr(jalr, link, link)) {
                     return new Instruction.Call(PAIR, RiscvInstructions.auipcJalrTarget(word, jalr, address));

@@ -53,7 +53,8 @@ class S390EncodingsTest {
         assertEquals(List.of("brasl", "%r0,0x" + Long.toHexString(to)), disassemble(bytes, from));
         assertEquals(
                 new Instruction.Call(6, to),
-                backend.decode(new Code(S390X, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
+                backend.decode(
+                        new Code(backend.abi(S390X), S390X, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
     }
 
     @Test
@@ -63,7 +64,8 @@ class S390EncodingsTest {
         assertEquals(List.of("jgnop", "0x1000"), disassemble(nop, 0x1000));
         assertEquals(
                 new Instruction.Nop(6),
-                backend.decode(new Code(S390X, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
+                backend.decode(
+                        new Code(backend.abi(S390X), S390X, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
     }
 
     @Test
@@ -81,14 +83,16 @@ class S390EncodingsTest {
         byte[] bytes = {
             0x07, 0x07, (byte) 0xa7, 0x2a, 0x00, 0x01, (byte) 0xb9, 0x14, 0x00, 0x22, (byte) 0xc0, 0x05, 0, 0
         };
-        Code code = new Code(S390X, ByteBuffer.wrap(bytes), 0x2000, InstructionSet.DEFAULT);
+        Code code = new Code(backend.abi(S390X), S390X, ByteBuffer.wrap(bytes), 0x2000, InstructionSet.DEFAULT);
         assertEquals(new Instruction.Pad(2), backend.decode(code, 0));
         assertEquals(new Instruction.Other(4), backend.decode(code, 2));
         assertEquals(new Instruction.Other(4), backend.decode(code, 6));
         assertEquals(new Instruction.Other(1), backend.decode(code, 10));
         assertEquals(
                 new Instruction.Other(1),
-                backend.decode(new Code(S390X, ByteBuffer.wrap(bytes), 0x2001, InstructionSet.DEFAULT), 0));
+                backend.decode(
+                        new Code(backend.abi(S390X), S390X, ByteBuffer.wrap(bytes), 0x2001, InstructionSet.DEFAULT),
+                        0));
     }
 
     /** objdump's mnemonic and operands for the one instruction in {@code bytes} placed at {@code address}. */

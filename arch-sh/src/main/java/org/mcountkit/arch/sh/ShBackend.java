@@ -3,7 +3,6 @@ package org.mcountkit.arch.sh;
 import static org.mcountkit.api.ElfMachine.EM_SH;
 import static org.mcountkit.arch.sh.ShRelocations.R_SH_DIR32;
 
-import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.AbstractArchBackend;
@@ -63,15 +62,14 @@ public final class ShBackend extends AbstractArchBackend {
         if (!code.hasAligned(offset, ShInstructions.HALFWORD)) {
             return new Instruction.Other(1);
         }
-        ByteOrder order = ShInstructions.order(code.target());
-        if (ShInstructions.isHookWord(code.bytes(), code.address(), offset, order)) {
-            long word = ShInstructions.word(code.bytes(), offset, order);
+        if (ShInstructions.isHookWord(code, offset)) {
+            long word = code.word(offset) & 0xffffffffL;
             long after = (code.addressOf(offset) + ShInstructions.WORD) & 0xffffffffL;
             return word == after
                     ? new Instruction.Nop(ShInstructions.WORD)
                     : new Instruction.Call(ShInstructions.WORD, word);
         }
-        return ShInstructions.halfword(code.bytes(), offset, order) == ShInstructions.NOP
+        return code.halfword(offset) == ShInstructions.NOP
                 ? new Instruction.Pad(ShInstructions.HALFWORD)
                 : new Instruction.Other(ShInstructions.HALFWORD);
     }

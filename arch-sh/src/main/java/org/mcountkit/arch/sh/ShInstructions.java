@@ -2,6 +2,7 @@ package org.mcountkit.arch.sh;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfTarget;
 
 /**
@@ -51,15 +52,6 @@ final class ShInstructions {
         return target.endian().order();
     }
 
-    static int halfword(ByteBuffer code, int offset, ByteOrder order) {
-        return code.duplicate().order(order).getShort(offset) & 0xffff;
-    }
-
-    /** The word at {@code offset}, unsigned. */
-    static long word(ByteBuffer code, int offset, ByteOrder order) {
-        return code.duplicate().order(order).getInt(offset) & 0xffffffffL;
-    }
-
     static byte[] bytes(long word, ByteOrder order) {
         return ByteBuffer.allocate(WORD).order(order).putInt((int) word).array();
     }
@@ -71,24 +63,25 @@ final class ShInstructions {
      * address of the code's first byte (0 in an object, whose sections are word-aligned), as the
      * PC-relative loads round the PC down to a word.
      */
-    static boolean isHookWord(ByteBuffer code, long base, int offset, ByteOrder order) {
-        if (((base + offset) & (WORD - 1)) != 0 || offset < SEQUENCE || offset > code.limit() - WORD) {
+    static boolean isHookWord(Code code, int offset) {
+        long base = code.address();
+        if (((base + offset) & (WORD - 1)) != 0 || offset < SEQUENCE || !code.has(offset, WORD)) {
             return false;
         }
         int lds = offset - HALFWORD;
-        if (halfword(code, lds, order) == NOP && lds >= SEQUENCE) {
+        if (code.halfword(lds) == NOP && lds >= SEQUENCE) {
             lds -= HALFWORD;
         }
         int start = lds - 4 * HALFWORD;
-        int load = halfword(code, start, order);
-        int mova = halfword(code, start + 2 * HALFWORD, order);
+        int load = code.halfword(start);
+        int mova = code.halfword(start + 2 * HALFWORD);
         return (load & OPCODE_MASK) == MOV_L_PC_R1
                 && pcRelative(base, start, load) == offset
-                && halfword(code, start + HALFWORD, order) == STS_L_PR_PUSH
+                && code.halfword(start + HALFWORD) == STS_L_PR_PUSH
                 && (mova & OPCODE_MASK) == MOVA_PC_R0
                 && pcRelative(base, start + 2 * HALFWORD, mova) == offset + WORD
-                && halfword(code, start + 3 * HALFWORD, order) == JMP_AT_R1
-                && halfword(code, lds, order) == LDS_R0_PR;
+                && code.halfword(start + 3 * HALFWORD) == JMP_AT_R1
+                && code.halfword(lds) == LDS_R0_PR;
     }
 
     /**

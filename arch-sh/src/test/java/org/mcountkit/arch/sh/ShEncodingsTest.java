@@ -100,10 +100,11 @@ class ShEncodingsTest {
         return bytes;
     }
 
-    private static Code code(ElfTarget elf, byte[] function, long address, byte[] word) {
+    private Code code(ElfTarget elf, byte[] function, long address, byte[] word) {
         byte[] bytes = function.clone();
         System.arraycopy(word, 0, bytes, WORD_AT, word.length);
-        return new Code(elf, ByteBuffer.wrap(bytes).asReadOnlyBuffer(), address, InstructionSet.DEFAULT);
+        return new Code(
+                backend.abi(elf), elf, ByteBuffer.wrap(bytes).asReadOnlyBuffer(), address, InstructionSet.DEFAULT);
     }
 
     private static ElfTarget target(Endian endian) {

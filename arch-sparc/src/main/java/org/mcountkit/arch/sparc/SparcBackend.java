@@ -45,7 +45,7 @@ public final class SparcBackend extends AbstractArchBackend {
         if (code.addressOf(offset) % SparcInstructions.WORD != 0 || !code.has(offset, SparcInstructions.WORD)) {
             return new Instruction.Other(1);
         }
-        int word = SparcInstructions.word(code.bytes(), offset);
+        int word = code.word(offset);
         if (SparcInstructions.isCall(word)) {
             return new Instruction.Call(
                     SparcInstructions.WORD, SparcInstructions.callTarget(word, code.addressOf(offset)));

@@ -1,7 +1,6 @@
 package org.mcountkit.arch.sparc;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import org.mcountkit.api.EncodingException;
 
 /**
@@ -24,10 +23,6 @@ final class SparcInstructions {
     private static final long RANGE = 1L << 31;
 
     private SparcInstructions() {}
-
-    static int word(ByteBuffer code, int offset) {
-        return code.duplicate().order(ByteOrder.BIG_ENDIAN).getInt(offset);
-    }
 
     static boolean isCall(int word) {
         return (word & OP_MASK) == CALL_OP;

@@ -53,7 +53,9 @@ class SparcEncodingsTest {
         assertEquals("0x" + Long.toHexString(to), line[1]);
         assertEquals(
                 new Instruction.Call(4, to),
-                backend.decode(new Code(SPARC64, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT), 0));
+                backend.decode(
+                        new Code(backend.abi(SPARC64), SPARC64, ByteBuffer.wrap(bytes), from, InstructionSet.DEFAULT),
+                        0));
     }
 
     @Test
@@ -63,7 +65,9 @@ class SparcEncodingsTest {
         assertEquals("nop", disassemble(nop, 0x1000)[0]);
         assertEquals(
                 new Instruction.Nop(4),
-                backend.decode(new Code(SPARC64, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT), 0));
+                backend.decode(
+                        new Code(backend.abi(SPARC64), SPARC64, ByteBuffer.wrap(nop), 0x1000, InstructionSet.DEFAULT),
+                        0));
     }
 
     @Test
@@ -79,9 +83,11 @@ class SparcEncodingsTest {
     void anInstructionCutOffOrMisalignedIsOther() {
         ByteBuffer bytes = ByteBuffer.wrap(new byte[] {0x40, 0, 0, 0, 0x01, 0, 0});
         assertEquals(
-                new Instruction.Other(1), backend.decode(new Code(SPARC64, bytes, 0x1000, InstructionSet.DEFAULT), 4));
+                new Instruction.Other(1),
+                backend.decode(new Code(backend.abi(SPARC64), SPARC64, bytes, 0x1000, InstructionSet.DEFAULT), 4));
         assertEquals(
-                new Instruction.Other(1), backend.decode(new Code(SPARC64, bytes, 0x1002, InstructionSet.DEFAULT), 0));
+                new Instruction.Other(1),
+                backend.decode(new Code(backend.abi(SPARC64), SPARC64, bytes, 0x1002, InstructionSet.DEFAULT), 0));
     }
 
     /** objdump's mnemonic and operands for the one instruction in {@code bytes} placed at {@code address}. */

@@ -131,7 +131,7 @@ public final class ElfImage implements AutoCloseable {
 
     /** The section's bytes as code, read in the default instruction set. */
     public Code code(Section section) {
-        return new Code(target(), file.bytes(section), section.address(), InstructionSet.DEFAULT);
+        return new Code(abi(), target(), file.bytes(section), section.address(), InstructionSet.DEFAULT);
     }
 
     /**

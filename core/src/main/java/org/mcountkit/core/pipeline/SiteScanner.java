@@ -108,7 +108,7 @@ final class SiteScanner {
         /** Scans the relocations {@code rs} applies to {@code code}; true when the link may relax them. */
         boolean section(Section rs, Section code) {
             ByteBuffer bytes = file.bytes(code);
-            Code asCode = new Code(target, bytes, relocatable ? 0 : code.address(), InstructionSet.DEFAULT);
+            Code asCode = new Code(abi, target, bytes, relocatable ? 0 : code.address(), InstructionSet.DEFAULT);
             boolean isTraced = TracedSections.isTraced(code.name());
             DistinctOffsets seen = new DistinctOffsets();
             List<Relocation> relocations = image.relocations(rs);

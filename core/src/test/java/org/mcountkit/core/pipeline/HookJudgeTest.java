@@ -71,7 +71,7 @@ class HookJudgeTest {
             .build();
 
     private final ArchBackend backend = mock(ArchBackend.class);
-    private final Code code = new Code(TARGET, ByteBuffer.allocate(16), 0, InstructionSet.DEFAULT);
+    private final Code code = new Code(ABI, TARGET, ByteBuffer.allocate(16), 0, InstructionSet.DEFAULT);
 
     private Recognition judge(Types type, boolean linked) {
         return judge(new Relocation(4, type.number(), 1, 0, false), linked);

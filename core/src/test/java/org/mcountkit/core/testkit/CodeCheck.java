@@ -2,6 +2,7 @@ package org.mcountkit.core.testkit;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfTarget;
@@ -19,10 +20,12 @@ public final class CodeCheck {
 
     private final CodeReader reader;
     private final ElfTarget target;
+    private final Abi abi;
 
     private CodeCheck(ArchBackend backend, ElfTarget target) {
         this.reader = new CodeReader(backend, target);
         this.target = target;
+        this.abi = backend.abi(target);
     }
 
     public static CodeCheck of(ArchBackend backend, ElfTarget target) {
@@ -50,7 +53,7 @@ public final class CodeCheck {
     }
 
     private Code code(ByteBuffer bytes, long address) {
-        return new Code(target, bytes, address, InstructionSet.DEFAULT);
+        return new Code(abi, target, bytes, address, InstructionSet.DEFAULT);
     }
 
     private static CallTargets targets(long hook) {
