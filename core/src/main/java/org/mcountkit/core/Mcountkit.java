@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.batch.BatchRunner;
-import org.mcountkit.core.files.LitterIndex;
+import org.mcountkit.core.files.WriteRun;
 import org.mcountkit.core.ftrace.Explainer;
 import org.mcountkit.core.ftrace.FilterFunctions;
 import org.mcountkit.core.ftrace.KernelDiff;
@@ -59,24 +59,24 @@ public final class Mcountkit {
 
     private final Recorder recorder;
     /**
-     * The litter of killed runs that this instance's writes (and those of the instances {@link
-     * #withLog} made from it) have seen, each folder listed once in its life: a build server's
-     * instance answers thousands of calls, one file each, and listing a kernel folder per call made
-     * each call's cost grow with the folder.
+     * What this instance's writes (and those of the instances {@link #withLog} made from it)
+     * share: the litter of killed runs they have seen, each folder listed once in its life (a
+     * build server's instance answers thousands of calls, one file each, and listing a kernel
+     * folder per call made each call's cost grow with the folder).
      */
-    private final LitterIndex litter;
+    private final WriteRun run;
 
-    private Mcountkit(Backends backends, Logger log, LitterIndex litter) {
+    private Mcountkit(Backends backends, Logger log, WriteRun run) {
         this.backends = backends;
         this.log = log;
-        this.litter = litter;
+        this.run = run;
         this.lister = new Lister(backends, log);
         this.rewriting = new Rewriting(backends, log, RaceWindows.NONE);
         this.recorder = new Recorder(rewriting);
     }
 
     private Mcountkit(Backends backends) {
-        this(backends, NOPLogger.NOP_LOGGER, new LitterIndex());
+        this(backends, NOPLogger.NOP_LOGGER, WriteRun.single());
     }
 
     /**
@@ -85,7 +85,7 @@ public final class Mcountkit {
      * system is started.
      */
     public Mcountkit withLog(Logger log) {
-        return new Mcountkit(backends, log, litter);
+        return new Mcountkit(backends, log, run);
     }
 
     /** Uses the backends {@link java.util.ServiceLoader} finds on the class path of this library. */
@@ -155,7 +155,7 @@ public final class Mcountkit {
      *     and the scan warned
      */
     public FileReport record(Path file, RecordOptions options) {
-        return recorder.record(file, options, litter);
+        return recorder.record(file, options, run);
     }
 
     /**
@@ -166,9 +166,21 @@ public final class Mcountkit {
         return new BatchRunner(jobs).run(files, lister::list, onEach);
     }
 
-    /** {@link #record(Path, RecordOptions)} over many files, as {@link #listAll} runs them. */
+    /**
+     * {@link #record(Path, RecordOptions)} over many files, as {@link #listAll} runs them. The
+     * writes in one folder share one private directory, removed when the batch ends.
+     */
     public List<Outcome> recordAll(List<Path> files, RecordOptions options, int jobs, Consumer<Outcome> onEach) {
-        return new BatchRunner(jobs).run(files, file -> recorder.record(file, options, litter), onEach);
+        WriteRun batch = run.batch();
+        try {
+            return new BatchRunner(jobs).run(files, file -> recorder.record(file, options, batch), onEach);
+        } finally {
+            try {
+                batch.close();
+            } catch (IOException e) {
+                log.warn("a private directory of this batch is left: {}", IoReason.of(e));
+            }
+        }
     }
 
     /**

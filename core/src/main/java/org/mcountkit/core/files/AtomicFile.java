@@ -187,18 +187,18 @@ public final class AtomicFile {
      * the rename.
      */
     public static Replaced replace(Existing target, boolean flush, Body body) throws IOException {
-        return replace(target, flush, body, new LitterIndex());
+        return replace(target, flush, body, WriteRun.single());
     }
 
-    /** {@link #replace(Existing, boolean, Body)} in a run that has listed folders for litter into {@code index}. */
-    public static Replaced replace(Existing target, boolean flush, Body body, LitterIndex index) throws IOException {
+    /** {@link #replace(Existing, boolean, Body)} as one write of {@code run}. */
+    public static Replaced replace(Existing target, boolean flush, Body body, WriteRun run) throws IOException {
         return write(
                 target.real(),
                 target.permissions(),
                 new Expected(target.identity(), target.seal(), false),
                 flush,
                 body,
-                index);
+                run);
     }
 
     /**
@@ -219,14 +219,14 @@ public final class AtomicFile {
                 new Expected(target.link(), null, target.link() != null),
                 true,
                 body,
-                new LitterIndex());
+                WriteRun.single());
     }
 
     /**
      * Removes the dead runs' private directories beside {@code target} when nothing is written to
      * it (a file a killed run had finished before it could remove its directory).
      */
-    public static Replaced sweep(Existing target, LitterIndex index) throws IOException {
+    public static Replaced sweep(Existing target, WriteRun run) throws IOException {
         Path directory = target.real().getParent();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
             if (!(stream instanceof SecureDirectoryStream<Path> parent)) {
@@ -235,7 +235,7 @@ public final class AtomicFile {
             // The process's own user, as PrivateDirectory learns it from the directory it makes.
             UserPrincipal self = Files.getOwner(Path.of("/proc/self"));
             return new Replaced(
-                    Litter.sweep(directory, parent, index, target.real().getFileName(), null, self));
+                    Litter.sweep(directory, parent, run.litter(), target.real().getFileName(), null, () -> self));
         }
     }
 
@@ -269,39 +269,35 @@ public final class AtomicFile {
     }
 
     private static Replaced write(
-            Path real,
-            Set<PosixFilePermission> permissions,
-            Expected expected,
-            boolean flush,
-            Body body,
-            LitterIndex index)
+            Path real, Set<PosixFilePermission> permissions, Expected expected, boolean flush, Body body, WriteRun run)
             throws IOException {
         Path directory = real.getParent();
         Path name = real.getFileName();
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
-            if (!(stream instanceof SecureDirectoryStream<Path> parent)) {
-                throw new IOException("this platform has no directory handles to replace files safely with");
-            }
-            try (PrivateDirectory temporary = PrivateDirectory.beside(directory, parent, name)) {
-                List<Path> litter = Litter.sweep(directory, parent, index, name, temporary.name(), temporary.owner());
-                try {
-                    try (FileChannel out = temporary.create(name, permissions == null)) {
-                        body.writeTo(out);
-                        if (flush) {
-                            out.force(true);
-                        }
+        try (Workspace workspace = run.workspaces().acquire(directory, name)) {
+            SecureDirectoryStream<Path> parent = workspace.parent();
+            PrivateDirectory temporary = workspace.directory();
+            List<Path> litter = Litter.sweep(directory, parent, run.litter(), name, temporary.name(), temporary::owner);
+            boolean moved = false;
+            try {
+                try (FileChannel out = temporary.create(name, permissions == null)) {
+                    body.writeTo(out);
+                    if (flush) {
+                        out.force(true);
                     }
-                    if (permissions != null) {
-                        // Created owner-only; the old mode goes on now that the contents are in.
-                        temporary.setPermissions(name, permissions);
-                    }
-                    requireUnchanged(expected, temporary, parent, directory, name);
-                    temporary.moveToParent(name, name);
-                } finally {
+                }
+                if (permissions != null) {
+                    // Created owner-only; the old mode goes on now that the contents are in.
+                    temporary.setPermissions(name, permissions);
+                }
+                requireUnchanged(expected, temporary, parent, directory, name);
+                temporary.moveToParent(name, name);
+                moved = true;
+            } finally {
+                if (!moved) {
                     temporary.deleteIfPresent(name);
                 }
-                return new Replaced(litter);
             }
+            return new Replaced(litter);
         }
     }
 

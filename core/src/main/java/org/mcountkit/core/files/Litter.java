@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -46,7 +47,8 @@ final class Litter {
 
     /**
      * Removes the dead runs' directories for {@code target} among the names {@code index} has of
-     * the parent (open as {@code parent}) other than {@code own}, owned by {@code owner}.
+     * the parent (open as {@code parent}) other than {@code own}, owned by {@code owner} (looked up
+     * only when there is one to remove: a user name lookup reads the password database).
      *
      * @return the names of those that look like litter but are not provably a dead run's
      */
@@ -56,7 +58,7 @@ final class Litter {
             LitterIndex index,
             Path target,
             Path own,
-            UserPrincipal owner)
+            Supplier<UserPrincipal> owner)
             throws IOException {
         String prefix = "." + target.getFileName() + ".";
         Pattern pattern = Pattern.compile(
@@ -80,7 +82,7 @@ final class Litter {
                 index.removed(parentPath, name);
                 continue;
             }
-            if (m.group(1) == null || !removeIfOurs(parentPath, parent, name, owner)) {
+            if (m.group(1) == null || !removeIfOurs(parentPath, parent, name, owner.get())) {
                 left.add(name);
             } else {
                 index.removed(parentPath, name);

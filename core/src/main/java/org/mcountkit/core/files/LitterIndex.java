@@ -17,7 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * folder's size). Litter a run killed after the listing leaves is found by the next run, and a
  * name that has gone since is dropped when met. Safe to share between threads.
  */
-public final class LitterIndex {
+final class LitterIndex {
 
     private final Map<Path, List<Path>> candidates = new ConcurrentHashMap<>();
 

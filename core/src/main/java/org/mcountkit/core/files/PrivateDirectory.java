@@ -26,7 +26,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A directory only this process's user can change, made beside a file to be replaced, in which
- * the new file is written, given its mode and from which it is renamed over the old one. The
+ * the new file is written, given its mode and from which it is renamed over the old one (one
+ * write's, or a batch's for every file of a folder: {@link Workspaces}). The
  * directory that holds the target may be writable by others (a world-writable, non-sticky build
  * directory): any name there may be swapped for a symlink or a hard link between two calls, so
  * after creating this directory nothing is done by a path through that directory. Everything
@@ -52,6 +53,8 @@ final class PrivateDirectory implements Closeable {
     private final Path name;
     private final SecureDirectoryStream<Path> directory;
     private final PosixFileAttributes attributes;
+    private UserPrincipal owner;
+    private boolean ownerChecked;
 
     private PrivateDirectory(
             SecureDirectoryStream<Path> parent,
@@ -135,7 +138,7 @@ final class PrivateDirectory implements Closeable {
             PosixFileAttributes created = directory
                     .getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
                     .readAttributes();
-            if (!created.isRegularFile() || !created.owner().equals(attributes.owner())) {
+            if (!created.isRegularFile() || !ownedBySameUser(created)) {
                 throw tampered();
             }
             if (!(channel instanceof FileChannel fileChannel)) {
@@ -148,14 +151,32 @@ final class PrivateDirectory implements Closeable {
         }
     }
 
+    /**
+     * Whether {@code created} has the directory's owner, asked of the first file made here only:
+     * the directory's owner cannot change but by its owner or root, and each answer costs two
+     * user lookups in the password database.
+     */
+    private synchronized boolean ownedBySameUser(PosixFileAttributes created) {
+        if (!ownerChecked) {
+            if (!created.owner().equals(owner())) {
+                return false;
+            }
+            ownerChecked = true;
+        }
+        return true;
+    }
+
     /** This directory's name in its parent. */
     Path name() {
         return name;
     }
 
     /** Who owns the directory: this process's user, as the file system records it. */
-    UserPrincipal owner() {
-        return attributes.owner();
+    synchronized UserPrincipal owner() {
+        if (owner == null) {
+            owner = attributes.owner();
+        }
+        return owner;
     }
 
     /** Sets the mode of {@code file} in the directory, through the directory's handle. */

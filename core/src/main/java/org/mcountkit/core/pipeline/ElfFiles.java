@@ -21,7 +21,7 @@ import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.files.AtomicFile;
 import org.mcountkit.core.files.ChangedFileException;
 import org.mcountkit.core.files.FileIdentity;
-import org.mcountkit.core.files.LitterIndex;
+import org.mcountkit.core.files.WriteRun;
 
 /**
  * Opens inputs, turning I/O failures into one-line reasons. A file is checked to be a regular
@@ -178,16 +178,16 @@ public final class ElfFiles {
      */
     public static Optional<Diagnostic> replace(
             AtomicFile.Existing existing, boolean fsync, ElfAppender out, RaceWindows races) {
-        return replace(existing, fsync, out, races, new LitterIndex());
+        return replace(existing, fsync, out, races, WriteRun.single());
     }
 
-    /** {@link #replace(AtomicFile.Existing, boolean, ElfAppender, RaceWindows)} in a run that lists each folder for litter once, into {@code index}. */
+    /** {@link #replace(AtomicFile.Existing, boolean, ElfAppender, RaceWindows)} as one write of {@code run}. */
     public static Optional<Diagnostic> replace(
-            AtomicFile.Existing existing, boolean fsync, ElfAppender out, RaceWindows races, LitterIndex index) {
+            AtomicFile.Existing existing, boolean fsync, ElfAppender out, RaceWindows races, WriteRun run) {
         try {
             races.beforeReplace(existing.real());
             String litter =
-                    AtomicFile.replace(existing, fsync, out::writeTo, index).note();
+                    AtomicFile.replace(existing, fsync, out::writeTo, run).note();
             return Optional.ofNullable(litter).map(note -> Diagnostic.of(Severity.WARNING, note));
         } catch (ChangedFileException e) {
             throw changed(e.getMessage());

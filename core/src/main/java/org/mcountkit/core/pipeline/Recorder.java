@@ -23,7 +23,7 @@ import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.SectionSymbolInserter;
 import org.mcountkit.core.files.AtomicFile;
-import org.mcountkit.core.files.LitterIndex;
+import org.mcountkit.core.files.WriteRun;
 
 /**
  * Appends {@code __mcount_loc} to a relocatable object in place, as the kernel's recordmcount
@@ -39,13 +39,13 @@ public final class Recorder {
     }
 
     public FileReport record(Path path, RecordOptions options) {
-        return record(path, options, new LitterIndex());
+        return record(path, options, WriteRun.single());
     }
 
-    /** Records {@code path} as one file of a run that lists each folder for litter once, into {@code litter}. */
-    public FileReport record(Path path, RecordOptions options, LitterIndex litter) {
+    /** Records {@code path} as one file of a run that shares its litter index and private directories with the other writes of {@code run}. */
+    public FileReport record(Path path, RecordOptions options, WriteRun run) {
         long start = System.nanoTime();
-        FileReport report = recordFile(path, options, litter);
+        FileReport report = recordFile(path, options, run);
         if (rewriting.log().isDebugEnabled()) {
             rewriting
                     .log()
@@ -61,11 +61,11 @@ public final class Recorder {
         return report;
     }
 
-    private FileReport recordFile(Path path, RecordOptions options, LitterIndex litter) {
-        return Rewrite.of(path, existing -> recordFile(path, existing, options, litter));
+    private FileReport recordFile(Path path, RecordOptions options, WriteRun run) {
+        return Rewrite.of(path, existing -> recordFile(path, existing, options, run));
     }
 
-    private FileReport recordFile(Path path, AtomicFile.Existing existing, RecordOptions options, LitterIndex litter) {
+    private FileReport recordFile(Path path, AtomicFile.Existing existing, RecordOptions options, WriteRun run) {
         try (ElfFile file = ElfFiles.openForReplacing(existing, rewriting.races())) {
             if (file.type() != ElfFile.ET_REL) {
                 throw new InputException(
@@ -78,7 +78,7 @@ public final class Recorder {
             SiteScan scan = image.relocationSites();
             List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
             if (file.section(McountLocSections.TABLE).isPresent()) {
-                return alreadyRecorded(path, existing, image, scan, diagnostics, options, litter);
+                return alreadyRecorded(path, existing, image, scan, diagnostics, options, run);
             }
             if (scan.traced().isEmpty() && scan.untraced().isEmpty() && SlimLto.is(file)) {
                 // As recordmcount.c, which finds no call and succeeds, but saying why.
@@ -115,7 +115,7 @@ public final class Recorder {
                         image.abi().addends().forSection(rela),
                         image.abi().tableRelocation());
             }
-            ElfFiles.replace(existing, options.fsync(), out, rewriting.races(), litter)
+            ElfFiles.replace(existing, options.fsync(), out, rewriting.races(), run)
                     .ifPresent(diagnostics::add);
             return new FileReport(
                     path,
@@ -163,7 +163,7 @@ public final class Recorder {
             SiteScan scan,
             List<Diagnostic> diagnostics,
             RecordOptions options,
-            LitterIndex litter) {
+            WriteRun run) {
         List<FoundSite> untraced = new ArrayList<>(scan.untraced());
         if (image.abi().untracedCalls() == UntracedCalls.NOPPED) {
             // The calls still there are those the first run could not NOP and warned about: the
@@ -189,7 +189,7 @@ public final class Recorder {
         diagnostics.add(Diagnostic.of(Severity.NOTE, "already has " + McountLocSections.TABLE + ": left unchanged"));
         try {
             // A run killed between its rename and its clean-up left the table and its directory.
-            String removed = AtomicFile.sweep(existing, litter).note();
+            String removed = AtomicFile.sweep(existing, run).note();
             if (removed != null) {
                 diagnostics.add(Diagnostic.of(Severity.WARNING, removed));
             }
