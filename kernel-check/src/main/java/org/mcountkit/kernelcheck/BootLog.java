@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * A kernel's boot log (QEMU's console, carriage returns removed): its ftrace self-tests and its
- * problems (the bash version's self_tests, boot_problems and allocating).
+ * problems and the entries ftrace allocated.
  */
 public final class BootLog {
 

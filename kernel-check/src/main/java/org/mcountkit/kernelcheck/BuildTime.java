@@ -3,8 +3,7 @@ package org.mcountkit.kernelcheck;
 import java.util.function.IntSupplier;
 
 /**
- * A build's wall clock and CPU time, as bash's {@code time} keyword gave them: the CPU time is
- * that of the children this JVM waited for (make and everything it ran), from /proc/self/stat's
+ * A build's wall clock and CPU time: the CPU time is that of the children this JVM waited for (make and everything it ran), from /proc/self/stat's
  * cutime and cstime.
  */
 record BuildTime(int status, double wall, double user, double sys) {
@@ -19,7 +18,7 @@ record BuildTime(int status, double wall, double user, double sys) {
         return new BuildTime(status, wall, (after[0] - before[0]) / tick, (after[1] - before[1]) / tick);
     }
 
-    /** "REAL USER SYS", bash's TIMEFORMAT='%R %U %S'. */
+    /** "REAL USER SYS" in seconds to the millisecond: the build.time line the reports read. */
     String line() {
         return String.format("%.3f %.3f %.3f", wall, user, sys);
     }

@@ -13,9 +13,8 @@ import org.mcountkit.core.testkit.Command;
 /**
  * The initramfs images the --prune and --modules boots run: Debian's busybox-static for the
  * kernel's machine and an init script, or on a machine Debian 12 has none for, kcinit (the scripts
- * in C, compiled once per run); and for --modules the build's .ko files and file system images
- * (the bash version's fetch_busybox, make_initramfs, make_module_images, write_module_init and
- * make_module_initramfs). gen_init_cpio, which the build made, writes /dev/console without root.
+ * in C, compiled once per run); and for --modules the build's .ko files and file system images.
+ * gen_init_cpio, which the build made, writes /dev/console without root.
  * Only emergency messages reach the console while the init prints (dmesg -n 1), so kernel
  * messages do not split its lines.
  */
@@ -168,7 +167,7 @@ final class Initramfs {
         return modules;
     }
 
-    /** The module names, each after the modules it depends on (tsort, as the bash version ordered them). */
+    /** The module names in load order: each after the modules it depends on (tsort). */
     static List<String> order(List<Module> modules, Path scratch) {
         List<String> pairs = new ArrayList<>();
         for (Module m : modules) {

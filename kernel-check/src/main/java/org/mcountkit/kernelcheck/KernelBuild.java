@@ -15,8 +15,7 @@ import java.util.stream.Collectors;
 
 /**
  * Configures and builds one kernel out of tree (make O=), with the C tool's or mcountkit's
- * scripts/recordmcount, and times the build (the bash version's kmake, configure, write_wrapper,
- * build and per_link_build).
+ * scripts/recordmcount, and times the build.
  */
 final class KernelBuild {
 

@@ -16,7 +16,7 @@ import java.util.Map;
  * every table, boots both in QEMU and passes only when the mcountkit kernel runs every ftrace
  * start-up self-test to PASSED and {@code mcountkit verify vmlinux} finds no bad entry. Reports both
  * build times and every difference between the two kernels' tables, with its reason. The launcher
- * (bin/kernel-check) documents the options; this class runs the steps in the bash version's order.
+ * (bin/kernel-check) documents the options.
  */
 public final class KernelCheck {
 

@@ -1,6 +1,6 @@
 package org.mcountkit.kernelcheck;
 
-/** A check that cannot go on (the bash version's {@code die}): one line, exit 1. */
+/** A check that cannot go on: its message is printed as one line and the run exits 1. */
 public final class KernelCheckException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

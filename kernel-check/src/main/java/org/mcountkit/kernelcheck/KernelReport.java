@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The report of a per-object or --per-link run: C tool against mcountkit (the bash version's report block). */
+/** The report of a per-object or --per-link run: C tool against mcountkit. */
 final class KernelReport {
 
     /** What the report is made of, gathered by {@link KernelCheck}. */

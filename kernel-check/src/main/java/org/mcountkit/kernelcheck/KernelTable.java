@@ -17,8 +17,8 @@ import org.mcountkit.core.testkit.Toolchain;
 
 /**
  * A linked kernel's ftrace table read without mcountkit's reader: symbols from binutils' nm, the
- * words through jelf, the relocations from readelf (the bash version's table_values, vmlinux_table,
- * locate_entries and table_relocations, without its awk arithmetic).
+ * words through jelf, the relocations from readelf: readers that share no code with the tool under
+ * check.
  */
 public final class KernelTable {
 
@@ -124,7 +124,7 @@ public final class KernelTable {
         return values;
     }
 
-    /** A value as the bash version printed it: 2 hex digits a byte. */
+    /** A value as 2 hex digits a byte, zero-padded to the word: the form the scratch files hold and are compared in. */
     public String hex(long value) {
         return String.format("%0" + (2 * word.bytes()) + "x", value & word.mask());
     }

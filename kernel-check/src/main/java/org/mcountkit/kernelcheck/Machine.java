@@ -6,7 +6,7 @@ import java.util.stream.Stream;
 
 /**
  * One row of {@code machines.conf}: how to configure, build and boot a kernel for one ARCH of
- * {@code bin/kernel-check} (the bash version's per-ARCH {@code case} block).
+ * {@code bin/kernel-check}.
  */
 public record Machine(
         String arch,

@@ -12,7 +12,7 @@ import org.mcountkit.core.testkit.TableOracle;
  * how many lie in init text (freed once the module has loaded, so no longer listed), the lines
  * available_filter_functions had for it while loaded (each entry outside init text must give
  * exactly one), whether it loaded and unloaded, the trace lines counted while its file system was
- * used; {@code mcountkit verify} on every .ko of both builds (the bash version's modules_report);
+ * used; {@code mcountkit verify} on every .ko of both builds;
  * each .ko's table against the same .ko of the C build (with --per-link the only check that each
  * module's table recorded after its link is the per-object one).
  */

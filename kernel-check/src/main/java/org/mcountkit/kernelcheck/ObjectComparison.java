@@ -13,8 +13,8 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Every object and module of the mcountkit build against the C build's copy, table by table
- * (the bash version's compare_objects): byte-identical, the same table with only padding or data
+ * Every object and module of the mcountkit build against the C build's copy, table by table:
+ * byte-identical, the same table with only padding or data
  * neither tool writes differing, no table from a C tool that failed, sites the C tool dropped
  * across sections (MIPS), or unexplained.
  */

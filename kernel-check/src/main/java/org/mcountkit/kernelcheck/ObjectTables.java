@@ -16,8 +16,8 @@ import org.mcountkit.core.testkit.TableOracle;
 
 /**
  * One object's {@code __mcount_loc} as binutils and jelf see it, and how two builds' copies of an
- * object differ (the bash version's object_table, object_entries, differs_only_in_padding,
- * differs_only_in_data, padding_bytes, object_entry_places and mips_cross_section_drops).
+ * object differ: only in padding, only in data neither tool writes, or by sites the C tool dropped
+ * across sections (MIPS).
  */
 final class ObjectTables {
 

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** bin/kernel-check's command line (the bash version's option loop and its checks). */
+/** bin/kernel-check's command line, with the combinations it refuses. */
 public record Options(
         String linux,
         String cc,
@@ -32,7 +32,7 @@ public record Options(
         }
     }
 
-    /** Options before ARCH, ARCH last (as the bash loop reads them while more than one word is left). */
+    /** Options before ARCH, ARCH last: every word but the last is an option or an option's value. */
     public static Options parse(List<String> args) {
         String linux = "6.1";
         String cc = "gcc";

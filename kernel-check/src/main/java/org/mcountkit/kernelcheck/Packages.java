@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.mcountkit.core.testkit.Command;
 
-/** The Debian packages a run needs, installed when missing (the bash version's "what it needs"). */
+/** The Debian packages a run needs, installed when missing. */
 final class Packages {
 
     private Packages() {}

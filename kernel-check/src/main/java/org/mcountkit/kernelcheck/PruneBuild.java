@@ -12,8 +12,7 @@ import java.util.Map;
 
 /**
  * --prune: builds the mcountkit kernel, keeps its vmlinux and boot image in out/unpruned, then
- * makes it again with README's recipe and keeps the result in out/pruned (the bash version's
- * prune_build).
+ * makes it again with README's recipe and keeps the result in out/pruned.
  */
 final class PruneBuild {
 

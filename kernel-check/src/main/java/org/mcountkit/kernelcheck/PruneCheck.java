@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 /**
  * --prune: what the prune step did to the table, against what Linux 6.15's rule picks from
  * {@code nm -S}, what the two kernels list in available_filter_functions, and verify --strict of
- * the pruned kernel (the bash version's prune_report).
+ * the pruned kernel.
  */
 final class PruneCheck {
 

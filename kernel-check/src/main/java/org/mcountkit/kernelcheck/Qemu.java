@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Boots one kernel under QEMU (the bash version's boot). ftrace_init() checks every table entry's
+ * Boots one kernel under QEMU. ftrace_init() checks every table entry's
  * bytes and turns it into a NOP, prints "ftrace: allocating N entries", then the start-up
  * self-tests print "Testing ...: PASSED"; without a root file system the kernel then panics, and
  * with panic=-1 and -no-reboot QEMU exits. With an initramfs, its init powers off instead.

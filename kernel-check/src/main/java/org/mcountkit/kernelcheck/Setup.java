@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * Everything a run is about, fixed at its start: the options, the machine's row, the host, the
- * folders and the environment's settings (the bash version's top-level variables).
+ * folders and the environment's settings.
  */
 record Setup(
         Options options,

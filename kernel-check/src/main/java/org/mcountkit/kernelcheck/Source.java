@@ -12,8 +12,7 @@ import java.util.zip.CRC32;
 
 /**
  * The kernel source: unpacked once into the work folder with the Kconfig edits and the source
- * fixes, then only read (the bash version's kconfig_edits, add_depends_n, the unpacking and
- * per_link_source).
+ * fixes, then only read; --per-link's patched copy beside it.
  */
 final class Source {
 

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code mcountkit verify} of one kernel's vmlinux, JSON and text (the bash version's verify).
+ * {@code mcountkit verify} of one kernel's vmlinux, JSON and text.
  * Entries that hold the expected call but lie in no function symbol are the code of weak
  * functions another definition replaced (the linker drops their symbols; ftrace NOPs them like any
  * other). They are accepted, and only they: verify's JSON finding must give that reason and its

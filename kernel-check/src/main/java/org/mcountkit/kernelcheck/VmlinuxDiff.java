@@ -9,8 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The two kernels' tables as function+offset, compared (the bash version's vmlinux_table, comm and
- * the vmlinux.diff loop). Entries only mcountkit's kernel has are explained when their function is
+ * The two kernels' tables as function+offset, compared. Entries only mcountkit's kernel has are explained when their function is
  * defined in an object the C tool failed on or dropped sites of; entries only the C tool's kernel
  * has, when they are among {@code cOutside}: the C kernel's entries in no function (dead bodies of
  * overridden weak functions), which a table made after the link leaves out (docs/post-link.patch;
