@@ -2,6 +2,7 @@ package org.mcountkit.kernelcheck;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ref.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -62,10 +63,20 @@ public final class KernelCheck {
         Packages.install(Packages.needed(setup));
         KernelBuild.mkdirs(setup.work());
         // --reuse builds nothing and leaves the source alone, so it does not wait.
-        if (!o.reuse()) {
-            WorkLock.take(setup.work());
-            Source.prepare(setup);
+        if (o.reuse()) {
+            return checkPrepared();
         }
+        WorkLock lock = WorkLock.take(setup.work());
+        try {
+            Source.prepare(setup);
+            return checkPrepared();
+        } finally {
+            Reference.reachabilityFence(lock);
+        }
+    }
+
+    private boolean checkPrepared() {
+        Options o = setup.options();
         Path perLinkSrc = o.perLink() && !o.reuse() ? Source.perLink(setup) : null;
         setup.mcountkit().warmUp();
         if (o.fullSize()) {

@@ -1,43 +1,77 @@
 package org.mcountkit.kernelcheck;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Path;
-import java.util.List;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 
 /**
  * One building run at a time per work folder: runs share the unpacked source, and two kernel
- * builds at once would only slow each other (and skew the build times). The lock is flock(1)'s,
- * as the bash version took it, held by a child that ends with this JVM ({@code tail --pid}).
+ * builds at once would only slow each other (and skew the build times). The lock is a lock on
+ * work/.lock through a {@link FileChannel}, which the kernel drops when the process ends, however it
+ * ends. A channel closes once it is unreachable, releasing its lock, so the holder keeps the
+ * WorkLock reachable for as long as the run needs the folder.
  */
 final class WorkLock {
 
-    private WorkLock() {}
+    private final FileChannel channel;
+    private final FileLock lock;
 
-    static void take(Path work) {
-        Path lock = work.resolve(".lock");
-        String hold = "echo locked; exec tail --pid=" + ProcessHandle.current().pid() + " -f /dev/null";
-        if (!holds(List.of("flock", "-n", lock.toString(), "sh", "-c", hold))) {
+    private WorkLock(FileChannel channel, FileLock lock) {
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    /** Takes the lock, saying so first when another run holds it and this one waits. */
+    static WorkLock take(Path work) {
+        return tryTake(work).orElseGet(() -> {
             Setup.say("waiting for another kernel-check using " + work);
-            if (!holds(List.of("flock", lock.toString(), "sh", "-c", hold))) {
-                throw new KernelCheckException(lock + ": flock failed");
+            FileChannel channel = open(work);
+            try {
+                return new WorkLock(channel, channel.lock());
+            } catch (IOException e) {
+                throw closing(channel, e);
             }
+        });
+    }
+
+    /** The lock when no other process holds it. */
+    static Optional<WorkLock> tryTake(Path work) {
+        FileChannel channel = open(work);
+        try {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+                return Optional.empty();
+            }
+            return Optional.of(new WorkLock(channel, lock));
+        } catch (IOException e) {
+            throw closing(channel, e);
         }
     }
 
-    /** Starts {@code command} and waits for its "locked" line: false when it ended without one. */
-    private static boolean holds(List<String> command) {
+    /** Whether this process still holds the lock. */
+    boolean held() {
+        return channel.isOpen() && lock.isValid();
+    }
+
+    private static FileChannel open(Path work) {
         try {
-            Process p = new ProcessBuilder(command)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
-            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            return "locked".equals(out.readLine());
+            return FileChannel.open(work.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static UncheckedIOException closing(FileChannel channel, IOException e) {
+        try {
+            channel.close();
+        } catch (IOException suppressed) {
+            e.addSuppressed(suppressed);
+        }
+        return new UncheckedIOException(e);
     }
 }
