@@ -28,7 +28,7 @@ final class ExplainCheck {
     /** The table's name for the row kernel-check runs: "x86_64 6.1 gcc". */
     static String row(Setup setup) {
         Options o = setup.options();
-        return setup.arch() + " " + o.linux() + " " + o.cc();
+        return setup.arch() + " " + o.release().version() + " " + o.cc();
     }
 
     /** Whether the table has the row: its kernels then build with {@link #DEBUG_OPTIONS}. */

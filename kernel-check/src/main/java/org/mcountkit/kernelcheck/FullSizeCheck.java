@@ -39,7 +39,7 @@ final class FullSizeCheck {
                 "dpkg-query",
                 "-W",
                 "-f=${Package} ${Version}",
-                "linux-source-" + setup.options().linux());
+                setup.options().release().sourcePackage());
         FullSizeReport.Inputs inputs = new FullSizeReport.Inputs(
                 setup,
                 version + " from " + source + ", " + build.compiler(),

@@ -86,7 +86,7 @@ final class KernelBuild {
     /** The options set y on top of tinyconfig (or --config's target) besides the ftrace ones. */
     List<String> enable() {
         List<String> enable =
-                new ArrayList<>(setup.machine().enable(setup.options().linux()));
+                new ArrayList<>(setup.machine().enable(setup.options().release()));
         if (!setup.options().fullSize()) {
             enable.addAll(INITRAMFS_OPTIONS);
         }
@@ -111,7 +111,7 @@ final class KernelBuild {
     /** The options kept off. */
     List<String> disable() {
         List<String> disable =
-                new ArrayList<>(setup.machine().disable(setup.options().linux()));
+                new ArrayList<>(setup.machine().disable(setup.options().release()));
         if (debugInfo()) {
             disable.addAll(ExplainCheck.NO_DEBUG_OPTIONS);
         }
@@ -122,15 +122,15 @@ final class KernelBuild {
         if (setup.options().fullSize()) {
             return FullSizeModules.OPTIONS;
         }
-        return setup.options().modules() ? moduleOptions(setup.options().linux()) : List.of();
+        return setup.options().modules() ? moduleOptions(setup.options().release()) : List.of();
     }
 
     /**
-     * --modules' options for this kernel series: 6.12 made test_siphash a KUnit suite
-     * (SIPHASH_KUNIT_TEST, which needs KUnit), so its 6.12 set has no TEST_SIPHASH.
+     * --modules' options for this release: without TEST_SIPHASH where test_siphash is a KUnit
+     * suite (which needs KUnit) rather than a module of its own.
      */
-    static List<String> moduleOptions(String linux) {
-        return linux.equals("6.1")
+    static List<String> moduleOptions(Release release) {
+        return release.testSiphashModule()
                 ? MODULE_OPTIONS
                 : MODULE_OPTIONS.stream().filter(o -> !o.equals("TEST_SIPHASH")).toList();
     }

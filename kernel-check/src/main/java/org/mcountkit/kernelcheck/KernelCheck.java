@@ -134,7 +134,8 @@ public final class KernelCheck {
         for (String kernel : setup.kernels()) {
             boots.put(kernel, new BootLog(Processes.text(setup.dir(kernel).resolve("boot.txt"))));
         }
-        String source = Tools.check("dpkg-query", "-W", "-f=${Package} ${Version}", "linux-source-" + o.linux());
+        String source = Tools.check(
+                "dpkg-query", "-W", "-f=${Package} ${Version}", o.release().sourcePackage());
         KernelReport.Inputs inputs = new KernelReport.Inputs(
                 setup, version, source, build.compiler(), boots, verifies, objects, diff, failures);
         report.append(KernelReport.text(inputs));

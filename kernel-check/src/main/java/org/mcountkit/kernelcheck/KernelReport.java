@@ -95,7 +95,7 @@ final class KernelReport {
                     r,
                     String.format(
                             "  per link (%s): mcountkit ran %d time(s), in all %.2f s:",
-                            setup.machine().perLinkPatch(setup.options().linux()), calls.size(), total));
+                            setup.machine().perLinkPatch(setup.options().release()), calls.size(), total));
             String prefix = setup.dir("mcountkit") + "/";
             calls.forEach(call -> line(r, "    " + callLine(call, prefix)));
         }

@@ -2,7 +2,6 @@ package org.mcountkit.kernelcheck;
 
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * One row of {@code machines.conf}: how to configure, build and boot a kernel for one ARCH of
@@ -14,10 +13,8 @@ public record Machine(
         String cross,
         String nativeHost,
         String compilerPackage,
-        List<String> enable,
-        List<String> disable,
-        List<String> enable612,
-        List<String> disable612,
+        Map<Release, List<String>> enables,
+        Map<Release, List<String>> disables,
         Map<String, String> values,
         String qemuPackage,
         List<String> qemu,
@@ -40,22 +37,26 @@ public record Machine(
         KCINIT
     }
 
-    /** The options set y on top of the configuration for Linux {@code linux}: the row's, and on 6.12 its enable-6.12. */
-    public List<String> enable(String linux) {
-        return linux.equals("6.12") ? concat(enable, enable612) : enable;
-    }
-
+    /** Every release has its lists, so {@link #enable} and {@link #disable} always answer. */
     public Machine {
+        enables = Map.copyOf(enables);
+        disables = Map.copyOf(disables);
+        for (Release release : Release.values()) {
+            if (!enables.containsKey(release) || !disables.containsKey(release)) {
+                throw new IllegalArgumentException(arch + ": no options for Linux " + release.version());
+            }
+        }
         values = Map.copyOf(values);
     }
 
-    /** The options kept off for Linux {@code linux}: the row's, and on 6.12 its disable-6.12. */
-    public List<String> disable(String linux) {
-        return linux.equals("6.12") ? concat(disable, disable612) : disable;
+    /** The options set y on top of the configuration when building {@code release}. */
+    public List<String> enable(Release release) {
+        return enables.get(release);
     }
 
-    private static List<String> concat(List<String> a, List<String> b) {
-        return Stream.concat(a.stream(), b.stream()).toList();
+    /** The options kept off when building {@code release}. */
+    public List<String> disable(Release release) {
+        return disables.get(release);
     }
 
     /** CROSS_COMPILE on a host whose {@code uname -m} is {@code host}: none on the native host. */
@@ -69,12 +70,12 @@ public record Machine(
     }
 
     /**
-     * The patch --per-link builds Linux {@code linux} with, relative to the checkout:
-     * docs/RECIPE.patch for 6.1, docs/RECIPE-6.12.patch for 6.12 (Kbuild's files moved between
-     * the two, so each release has its own; a recipe not written for a release has no file).
+     * The patch --per-link builds {@code release} with, relative to the checkout: docs/RECIPE.patch
+     * for 6.1, docs/RECIPE-6.12.patch for 6.12 (Kbuild's files moved between the two, so each
+     * release has its own; a recipe not written for a release has no file).
      */
-    public String perLinkPatch(String linux) {
-        return "docs/" + perLinkRecipe + (linux.equals("6.1") ? "" : "-" + linux) + ".patch";
+    public String perLinkPatch(Release release) {
+        return "docs/" + perLinkRecipe + release.suffix() + ".patch";
     }
 
     /**

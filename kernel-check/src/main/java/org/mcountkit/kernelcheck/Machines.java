@@ -5,12 +5,15 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The rows of {@code machines.conf}: {@code [ARCH]} blocks of {@code key = value} lines, comments
@@ -18,15 +21,11 @@ import java.util.Set;
  */
 public final class Machines {
 
-    static final Set<String> KEYS = Set.of(
+    static final Set<String> KEYS = keys(
             "karch",
             "cross",
             "native-host",
             "compiler-package",
-            "enable",
-            "disable",
-            "enable-6.12",
-            "disable-6.12",
             "set",
             "qemu-package",
             "qemu",
@@ -42,6 +41,19 @@ public final class Machines {
             "module-init");
 
     private final Map<String, Machine> rows;
+
+    /**
+     * The row keys: {@code common}, and per release {@code enable} and {@code disable} with its
+     * suffix ("enable" for the default release, "enable-6.12").
+     */
+    private static Set<String> keys(String... common) {
+        Set<String> keys = new LinkedHashSet<>(Arrays.asList(common));
+        for (Release release : Release.values()) {
+            keys.add("enable" + release.suffix());
+            keys.add("disable" + release.suffix());
+        }
+        return Set.copyOf(keys);
+    }
 
     private Machines(Map<String, Machine> rows) {
         this.rows = rows;
@@ -103,10 +115,8 @@ public final class Machines {
                 keys.get("cross"),
                 keys.get("native-host"),
                 keys.get("compiler-package"),
-                words(keys.get("enable")),
-                words(keys.get("disable")),
-                words(keys.get("enable-6.12")),
-                words(keys.get("disable-6.12")),
+                byRelease("enable", keys),
+                byRelease("disable", keys),
                 values(arch, keys.get("set")),
                 keys.get("qemu-package"),
                 words(keys.get("qemu")),
@@ -120,6 +130,20 @@ public final class Machines {
                 keys.get("libc-package"),
                 recipe(arch, keys.get("per-link-recipe")),
                 moduleInit(arch, keys.get("module-init")));
+    }
+
+    /**
+     * Each release's options under {@code key}: the default release's key alone, and for another
+     * release that key's words followed by its own key's ("enable", then "enable-6.12").
+     */
+    private static Map<Release, List<String>> byRelease(String key, Map<String, String> keys) {
+        List<String> common = words(keys.get(key + Release.DEFAULT.suffix()));
+        Map<Release, List<String>> lists = new EnumMap<>(Release.class);
+        for (Release release : Release.values()) {
+            List<String> own = release == Release.DEFAULT ? List.of() : words(keys.get(key + release.suffix()));
+            lists.put(release, Stream.concat(common.stream(), own.stream()).toList());
+        }
+        return lists;
     }
 
     /** {@code NAME=VALUE} words: options given a value. */

@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /** bin/kernel-check's command line, with the combinations it refuses. */
 public record Options(
-        String linux,
+        Release release,
         String cc,
         boolean reuse,
         boolean modules,
@@ -34,7 +34,7 @@ public record Options(
 
     /** Options before ARCH, ARCH last: every word but the last is an option or an option's value. */
     public static Options parse(List<String> args) {
-        String linux = "6.1";
+        String linux = Release.DEFAULT.version();
         String cc = "gcc";
         boolean reuse = false;
         boolean modules = false;
@@ -91,14 +91,14 @@ public record Options(
         if (!config.matches("[A-Za-z0-9_.-]*")) {
             throw new UsageException("kernel-check: --config takes a make config target, such as multi_v7_defconfig");
         }
-        if (!linux.equals("6.1") && !linux.equals("6.12")) {
-            throw new UsageException("kernel-check: --linux takes 6.1 or 6.12 (Debian's linux-source packages)");
-        }
+        Release release = Release.of(linux)
+                .orElseThrow(() -> new UsageException(
+                        "kernel-check: --linux takes " + Release.choices() + " (Debian's linux-source packages)"));
         if (!cc.equals("gcc") && !cc.equals("clang")) {
             throw new UsageException("kernel-check: --cc takes gcc or clang");
         }
         return new Options(
-                linux,
+                release,
                 cc,
                 reuse,
                 modules,
@@ -117,9 +117,7 @@ public record Options(
      */
     public String folderName() {
         StringBuilder name = new StringBuilder(arch);
-        if (!linux.equals("6.1")) {
-            name.append('-').append(linux);
-        }
+        name.append(release.suffix());
         if (!cc.equals("gcc")) {
             name.append('-').append(cc);
         }

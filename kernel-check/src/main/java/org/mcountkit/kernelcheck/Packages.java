@@ -13,7 +13,7 @@ final class Packages {
     static List<String> needed(Setup setup) {
         Options o = setup.options();
         List<String> packages = new ArrayList<>(List.of(
-                "linux-source-" + o.linux(),
+                o.release().sourcePackage(),
                 "make",
                 "bc",
                 "flex",

@@ -31,7 +31,7 @@ record Setup(
                 : Path.of(env.getOrDefault("XDG_CACHE_HOME", env.get("HOME") + "/.cache"), "mcountkit", "kernel-check");
         // --kernel-tables builds from a source without the Kconfig edits, so the kernel writes its
         // tables its own way (arm64: gcc's -fpatchable-function-entry; x86_64: objtool).
-        Path src = work.resolve("linux-" + options.linux() + (options.kernelTables() ? "-unedited" : ""));
+        Path src = work.resolve(options.release().sourceFolder() + (options.kernelTables() ? "-unedited" : ""));
         int jobs = Integer.parseInt(env.getOrDefault("MCOUNTKIT_KERNEL_JOBS", Integer.toString(cores)));
         // A full configuration runs its many trace events' self-tests at boot: minutes under QEMU.
         int timeout = Integer.parseInt(
@@ -58,7 +58,7 @@ record Setup(
     }
 
     Path tarball() {
-        return Path.of("/usr/src/linux-source-" + options.linux() + ".tar.xz");
+        return options.release().tarball();
     }
 
     Path report() {

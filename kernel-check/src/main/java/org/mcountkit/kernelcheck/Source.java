@@ -30,9 +30,9 @@ final class Source {
     private Source() {}
 
     /** Every edit an edited tree gets: the source fixes, then the Kconfig edits. */
-    private static void edit(Path dir, String linux) {
+    private static void edit(Path dir, Release release) {
         sourceFixes(dir);
-        kconfigEdits(dir, linux);
+        kconfigEdits(dir, release);
     }
 
     /**
@@ -41,8 +41,8 @@ final class Source {
      * -fpatchable-function-entry=2 instead of -pg. Each edit adds "depends on n" to one option.
      * (6.12's arm64 names the patchable-entry options WITH_ARGS; clang has its own option.)
      */
-    static void kconfigEdits(Path dir, String linux) {
-        String with = linux.equals("6.1") ? "REGS" : "ARGS";
+    static void kconfigEdits(Path dir, Release release) {
+        String with = release.arm64FtraceWith();
         addDependsN(dir.resolve("kernel/trace/Kconfig"), "FTRACE_MCOUNT_USE_CC");
         addDependsN(dir.resolve("kernel/trace/Kconfig"), "FTRACE_MCOUNT_USE_OBJTOOL");
         addDependsN(dir.resolve("arch/arm64/Kconfig"), "GCC_SUPPORTS_DYNAMIC_FTRACE_WITH_" + with);
@@ -98,11 +98,11 @@ final class Source {
     static void prepare(Setup setup) {
         String edits = setup.options().kernelTables()
                 ? "unedited"
-                : EDITS + " " + setup.options().linux();
+                : EDITS + " " + setup.options().release().version();
         String key = tarballStamp(setup.tarball()) + " " + edits;
         unpack(setup, setup.src(), key, tmp -> {
             if (!setup.options().kernelTables()) {
-                edit(tmp, setup.options().linux());
+                edit(tmp, setup.options().release());
             }
         });
     }
@@ -113,14 +113,15 @@ final class Source {
      * apply to the clean tree: checked with --dry-run before it is applied.
      */
     static Path perLink(Setup setup) {
-        String linux = setup.options().linux();
-        Path patch = setup.mcountkit().root().resolve(setup.machine().perLinkPatch(linux));
+        Release release = setup.options().release();
+        Path patch = setup.mcountkit().root().resolve(setup.machine().perLinkPatch(release));
         if (!Files.isRegularFile(patch)) {
             throw new KernelCheckException(patch + ": no " + setup.machine().perLinkRecipe() + " recipe for Linux "
-                    + linux + " (" + setup.arch() + " builds --per-link with it)");
+                    + release.version() + " (" + setup.arch() + " builds --per-link with it)");
         }
-        Path dir = setup.work().resolve("linux-" + linux + "-" + setup.machine().perLinkRecipe());
-        String key = tarballStamp(setup.tarball()) + " " + EDITS + " " + linux + " " + crc(patch);
+        Path dir = setup.work()
+                .resolve(release.sourceFolder() + "-" + setup.machine().perLinkRecipe());
+        String key = tarballStamp(setup.tarball()) + " " + EDITS + " " + release.version() + " " + crc(patch);
         unpack(setup, dir, key, tmp -> {
             List<String> dry = List.of("patch", "-p1", "--dry-run", "-s", "-i", patch.toString());
             List<String> apply = List.of("patch", "-p1", "-s", "-i", patch.toString());
@@ -128,7 +129,7 @@ final class Source {
                     || Processes.run(apply, tmp, Map.of(), null, null) != 0) {
                 throw new KernelCheckException(patch + " does not apply to a clean " + setup.tarball());
             }
-            edit(tmp, linux);
+            edit(tmp, release);
         });
         return dir;
     }

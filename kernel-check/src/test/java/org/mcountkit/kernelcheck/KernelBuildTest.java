@@ -12,8 +12,8 @@ class KernelBuildTest {
     /** --modules' set is the same on both series but for test_siphash, a KUnit suite in 6.12. */
     @Test
     void theModuleSetOf612LeavesOutOnlyTestSiphash() {
-        List<String> old = KernelBuild.moduleOptions("6.1");
-        List<String> current = KernelBuild.moduleOptions("6.12");
+        List<String> old = KernelBuild.moduleOptions(Release.LINUX_6_1);
+        List<String> current = KernelBuild.moduleOptions(Release.LINUX_6_12);
 
         assertTrue(old.contains("TEST_SIPHASH"));
         assertEquals(old.stream().filter(o -> !o.equals("TEST_SIPHASH")).toList(), current);

@@ -26,7 +26,7 @@ class MachinesTest {
     }
 
     @Test
-    void rowsCarryTheBashCaseBlocksValues() {
+    void rowsCarryTheirValues() {
         Machine sparc = machines.get("sparc64").orElseThrow();
         Machine thumb = machines.get("arm-thumb2").orElseThrow();
 
@@ -35,10 +35,10 @@ class MachinesTest {
         assertEquals("keep_bootcon printk.devkmsg=on kcinit_output=kmsg", sparc.append());
         assertTrue(sparc.stopAtPanic());
         assertEquals(List.of("qemu-system-sparc64", "-M", "sun4u", "-m", "256", "-vga", "none"), sparc.qemu());
-        assertTrue(thumb.enable().contains("THUMB2_KERNEL"));
+        assertTrue(thumb.enable(Release.LINUX_6_1).contains("THUMB2_KERNEL"));
         assertEquals(
                 List.of("XIP_KERNEL", "THUMB2_KERNEL"),
-                machines.get("arm").orElseThrow().disable());
+                machines.get("arm").orElseThrow().disable(Release.LINUX_6_1));
         assertEquals(4, machines.get("mips").orElseThrow().word());
     }
 
@@ -47,19 +47,23 @@ class MachinesTest {
         Machine arm = machines.get("arm").orElseThrow();
         Machine mips = machines.get("mips").orElseThrow();
 
-        assertEquals(arm.enable(), arm.enable("6.1"));
-        assertEquals(List.of("XIP_KERNEL", "THUMB2_KERNEL"), arm.disable("6.1"));
+        assertEquals(List.of("XIP_KERNEL", "THUMB2_KERNEL"), arm.disable(Release.LINUX_6_1));
         assertEquals(
                 "UNWINDER_FRAME_POINTER",
-                arm.enable("6.12").get(arm.enable("6.12").size() - 1));
-        assertEquals(List.of("XIP_KERNEL", "THUMB2_KERNEL", "UNWINDER_ARM"), arm.disable("6.12"));
+                arm.enable(Release.LINUX_6_12)
+                        .get(arm.enable(Release.LINUX_6_12).size() - 1));
+        assertEquals(List.of("XIP_KERNEL", "THUMB2_KERNEL", "UNWINDER_ARM"), arm.disable(Release.LINUX_6_12));
         assertEquals(
                 List.of("FUNCTION_GRAPH_TRACER"),
-                machines.get("arm64").orElseThrow().disable("6.12"));
+                machines.get("arm64").orElseThrow().disable(Release.LINUX_6_12));
         assertEquals(
                 List.of("XIP_KERNEL", "FUNCTION_GRAPH_TRACER"),
-                machines.get("arm-thumb2").orElseThrow().disable("6.12"));
-        assertEquals(mips.disable("6.1"), mips.disable("6.12"));
+                machines.get("arm-thumb2").orElseThrow().disable(Release.LINUX_6_12));
+        assertEquals(mips.disable(Release.LINUX_6_1), mips.disable(Release.LINUX_6_12));
+        for (Release release : Release.values()) {
+            List<String> common = arm.enable(Release.DEFAULT);
+            assertEquals(common, arm.enable(release).subList(0, common.size()), release.version());
+        }
     }
 
     @Test
@@ -159,13 +163,13 @@ class MachinesTest {
         for (String arch : List.of("ppc64le", "ppc64")) {
             Machine m = machines.get(arch).orElseThrow();
             assertTrue(m.postLink(), arch);
-            assertEquals("docs/post-link.patch", m.perLinkPatch("6.1"));
-            assertEquals("docs/post-link-6.12.patch", m.perLinkPatch("6.12"));
+            assertEquals("docs/post-link.patch", m.perLinkPatch(Release.LINUX_6_1));
+            assertEquals("docs/post-link-6.12.patch", m.perLinkPatch(Release.LINUX_6_12));
         }
         Machine mips = machines.get("mips").orElseThrow();
         assertFalse(mips.postLink());
-        assertEquals("docs/per-link.patch", mips.perLinkPatch("6.1"));
-        assertEquals("docs/per-link-6.12.patch", mips.perLinkPatch("6.12"));
+        assertEquals("docs/per-link.patch", mips.perLinkPatch(Release.LINUX_6_1));
+        assertEquals("docs/per-link-6.12.patch", mips.perLinkPatch(Release.LINUX_6_12));
         assertTrue(Files.isRegularFile(Path.of("..").resolve("docs/post-link.patch")));
         assertTrue(Files.isRegularFile(Path.of("..").resolve("docs/per-link.patch")));
         assertTrue(Files.isRegularFile(Path.of("..").resolve("docs/per-link-6.12.patch")));
