@@ -86,7 +86,7 @@ final class ExplainCheck {
         if (expected.isEmpty()) {
             return Optional.empty();
         }
-        Path dir = setup.dir("mcountkit");
+        Path dir = setup.dir(Build.MCOUNTKIT);
         List<String> lines = new ArrayList<>();
         List<String> reasons = new ArrayList<>();
         Map<String, String> withObjects = new LinkedHashMap<>();

@@ -34,7 +34,7 @@ final class FullSizeBuild {
     }
 
     void run() {
-        Path dir = setup.dir("mcountkit");
+        Path dir = setup.dir(Build.MCOUNTKIT);
         if (setup.options().reuse()) {
             if (!Files.isRegularFile(dir.resolve(setup.machine().image()))) {
                 throw new KernelCheckException("--reuse: no finished build in " + dir);
@@ -77,7 +77,7 @@ final class FullSizeBuild {
     private void prepare(Path dir) {
         Source.remove(setup.out());
         KernelBuild.mkdirs(dir);
-        KernelBuild.mkdirs(setup.dir("c"));
+        KernelBuild.mkdirs(setup.dir(Build.C_TOOL));
         Setup.say(setup.arch() + ": configuring (" + setup.options().configTarget() + ") and preparing in " + dir);
         build.configure(setup.src(), dir);
         Path prepare = dir.resolve("prepare.log");
@@ -102,7 +102,8 @@ final class FullSizeBuild {
     }
 
     private String wrapper(Path dir) {
-        String text = wrapperText(dir, setup.dir("c"), setup.mcountkit().entry());
+        String text =
+                wrapperText(dir, setup.dir(Build.C_TOOL), setup.mcountkit().entry());
         KernelBuild.script(dir.resolve("scripts/recordmcount"), text);
         return text;
     }

@@ -19,7 +19,7 @@ final class FullSizeCheck {
 
     static boolean run(Setup setup, KernelBuild build) {
         new FullSizeBuild(setup, build).run();
-        Path dir = setup.dir("mcountkit");
+        Path dir = setup.dir(Build.MCOUNTKIT);
         List<Initramfs.Module> all = Initramfs.modules(dir);
         List<Initramfs.Module> loaded = FullSizeModules.chosen(all);
         Qemu.boot(setup, dir, FullSizeModules.initramfs(setup, loaded));
@@ -28,7 +28,7 @@ final class FullSizeCheck {
         List<String> failures = calls.failures(
                 Processes.text(dir.resolve("recordmcount-failures.log")).lines().toList());
         Setup.say(setup.arch() + ": comparing " + calls.last().size() + " objects' tables with the C tool's copies");
-        ObjectComparison objects = ObjectComparison.compare(setup.dir("c"), dir, calls.objects(), failures);
+        ObjectComparison objects = ObjectComparison.compare(setup.dir(Build.C_TOOL), dir, calls.objects(), failures);
         Processes.write(setup.out().resolve("objects.diff"), Initramfs.lines(objects.differences()));
         List<String> table = KernelTable.read(dir.resolve("vmlinux"), KernelTable.Bounds.KERNEL)
                 .functionOffsets();

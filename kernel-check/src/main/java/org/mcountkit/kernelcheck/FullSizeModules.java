@@ -70,13 +70,13 @@ final class FullSizeModules {
         Initramfs initramfs = new Initramfs(setup);
         initramfs.moduleImages();
         Processes.write(setup.out().resolve("modules.uses"), Initramfs.lines(USES));
-        return initramfs.forModules("mcountkit", modules);
+        return initramfs.forModules(Build.MCOUNTKIT, modules);
     }
 
     /** Appends the modules' part of the report; the reasons it fails, none when it passes. */
     static List<String> report(
             Setup setup, List<Initramfs.Module> all, List<Initramfs.Module> loaded, StringBuilder r) {
-        Path dir = setup.dir("mcountkit");
+        Path dir = setup.dir(Build.MCOUNTKIT);
         List<String> reasons = new ArrayList<>();
         List<String> names = loaded.stream().map(Initramfs.Module::name).toList();
         NAMES.stream().filter(n -> !names.contains(n)).forEach(n -> reasons.add(n + ".ko was not built"));

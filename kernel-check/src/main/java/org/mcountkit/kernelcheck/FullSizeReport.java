@@ -105,7 +105,8 @@ final class FullSizeReport {
         BootLog boot = in.boot();
         line(
                 r,
-                "Boot (QEMU exit " + KernelReport.status(setup.dir("mcountkit").resolve("boot.status"))
+                "Boot (QEMU exit "
+                        + KernelReport.status(setup.dir(Build.MCOUNTKIT).resolve("boot.status"))
                         + "): ftrace allocating " + boot.allocating().orElse("") + " entries; " + boot.count("PASSED")
                         + " tracer self-tests PASSED, " + boot.count("OK") + " trace event self-tests OK");
         line(r, "  PASSED: " + String.join("; ", boot.passed()));

@@ -91,7 +91,7 @@ final class FunctionsCheck {
     record Result(List<String> lines, List<String> reasons) {}
 
     /** Compares the lists kernel {@code kernel} printed with {@code mcountkit functions} on its build. */
-    static Result check(Setup setup, String kernel) {
+    static Result check(Setup setup, Build kernel) {
         Path dir = setup.dir(kernel);
         BootLog boot = new BootLog(Processes.text(dir.resolve("boot.txt")));
         Optional<Capture> capture = Capture.of(boot.lines());
@@ -165,7 +165,7 @@ final class FunctionsCheck {
             String what,
             List<String> live,
             List<String> expected,
-            String kernel,
+            Build kernel,
             List<String> lines,
             List<String> reasons) {
         if (live.equals(expected)) {
@@ -187,7 +187,7 @@ final class FunctionsCheck {
             String what,
             Optional<String> live,
             Optional<String> expected,
-            String kernel,
+            Build kernel,
             List<String> lines,
             List<String> reasons) {
         String l = live.orElse("none");

@@ -104,7 +104,7 @@ final class Initramfs {
         Path out = setup.out();
         List<String> list = new ArrayList<>(base(out.resolve("init"), script));
         list.add("dir /t 755 0 0");
-        return cpio(setup.dir("mcountkit"), out.resolve("initramfs.list"), list, out.resolve("initramfs.cpio"));
+        return cpio(setup.dir(Build.MCOUNTKIT), out.resolve("initramfs.list"), list, out.resolve("initramfs.cpio"));
     }
 
     /**
@@ -218,12 +218,12 @@ final class Initramfs {
     }
 
     /** The initramfs of one build: busybox, the init script, the images and the build's .ko files. */
-    Path forModules(String kernel) {
+    Path forModules(Build kernel) {
         return forModules(kernel, modules(setup.dir(kernel)));
     }
 
     /** The initramfs of one build with only {@code modules} of its .ko files (--config loads a handful). */
-    Path forModules(String kernel, List<Module> modules) {
+    Path forModules(Build kernel, List<Module> modules) {
         Path dir = setup.dir(kernel);
         Path out = setup.out();
         Processes.write(

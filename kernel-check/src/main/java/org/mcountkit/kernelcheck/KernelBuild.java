@@ -234,15 +234,15 @@ final class KernelBuild {
      * C sources it depends on are older and its command line is unchanged (checked after the
      * build). The wrappers are /bin/sh scripts that log each call, so the two builds pay the same.
      */
-    void writeWrapper(Path dir, String tool) {
+    void writeWrapper(Path dir, Build tool) {
         Path wrapper = dir.resolve("scripts/recordmcount");
         if (!Files.isExecutable(wrapper)) {
             throw new KernelCheckException(wrapper + ": make prepare did not build the C recordmcount");
         }
         String template;
-        if (setup.options().perLink() && tool.equals("mcountkit")) {
+        if (setup.options().perLink() && tool == Build.MCOUNTKIT) {
             template = "per-link-wrapper.sh";
-        } else if (tool.equals("c")) {
+        } else if (tool == Build.C_TOOL) {
             try {
                 Files.move(wrapper, dir.resolve("scripts/recordmcount.c-tool"));
             } catch (IOException e) {
@@ -260,7 +260,7 @@ final class KernelBuild {
     }
 
     /** Configures, prepares and builds the {@code tool} kernel from {@code src} in out/TOOL, timed. */
-    void build(String tool, Path src, Map<String, String> env) {
+    void build(Build tool, Path src, Map<String, String> env) {
         Path dir = setup.dir(tool);
         mkdirs(dir);
         Setup.say(setup.arch() + ": configuring and preparing the " + tool + " build in " + dir);
@@ -295,7 +295,7 @@ final class KernelBuild {
             }
             boolean called =
                     !Processes.text(dir.resolve("recordmcount-calls.log")).isEmpty();
-            if (setup.options().perLink() && tool.equals("mcountkit")) {
+            if (setup.options().perLink() && tool == Build.MCOUNTKIT) {
                 if (called) {
                     throw new KernelCheckException(dir + ": the per-link build called scripts/recordmcount per object");
                 }
@@ -316,7 +316,7 @@ final class KernelBuild {
      */
     void perLinkBuild(Path perLinkSrc) {
         Path bin = setup.out().resolve("per-link-bin");
-        Path dir = setup.dir("mcountkit");
+        Path dir = setup.dir(Build.MCOUNTKIT);
         Path log = dir.resolve("per-link-calls.log");
         mkdirs(bin);
         for (String tool : List.of("mcountkit-recordmcount", "mcountkit")) {
@@ -328,7 +328,7 @@ final class KernelBuild {
                             .replace("@LOG@", log.toString()));
         }
         Processes.write(log, "");
-        build("mcountkit", perLinkSrc, Map.of("PATH", bin + ":" + System.getenv("PATH")));
+        build(Build.MCOUNTKIT, perLinkSrc, Map.of("PATH", bin + ":" + System.getenv("PATH")));
         String sections =
                 Tools.check("readelf", "-W", "-S", dir.resolve("vmlinux.o").toString());
         boolean postLink = setup.machine().postLink();

@@ -83,12 +83,12 @@ public final class KernelCheck {
             return FullSizeCheck.run(setup, build);
         }
         buildKernels(perLinkSrc);
-        Map<String, Path> initrds = initramfs();
-        for (String kernel : setup.kernels()) {
+        Map<Build, Path> initrds = initramfs();
+        for (Build kernel : setup.kernels()) {
             Qemu.boot(setup, setup.dir(kernel), initrds.get(kernel));
         }
-        Map<String, VerifyRun> verifies = new LinkedHashMap<>();
-        for (String kernel : setup.kernels()) {
+        Map<Build, VerifyRun> verifies = new LinkedHashMap<>();
+        for (Build kernel : setup.kernels()) {
             verifies.put(kernel, VerifyRun.run(setup.mcountkit(), setup.dir(kernel)));
         }
         String version = Tools.check("make", "-s", "-C", setup.src().toString(), "kernelversion")
@@ -101,37 +101,37 @@ public final class KernelCheck {
             finish(report, false);
             return pass;
         }
-        List<String> failures = Processes.text(setup.dir("c").resolve("recordmcount-failures.log"))
+        List<String> failures = Processes.text(setup.dir(Build.C_TOOL).resolve("recordmcount-failures.log"))
                 .lines()
                 .toList();
         // --per-link: no per-object tables to compare, only the kernels' tables (and the C tool's MIPS drops).
         ObjectComparison objects = o.perLink()
-                ? ObjectComparison.cToolDrops(setup.dir("c"))
-                : ObjectComparison.compare(setup.dir("c"), setup.dir("mcountkit"), failures);
+                ? ObjectComparison.cToolDrops(setup.dir(Build.C_TOOL))
+                : ObjectComparison.compare(setup.dir(Build.C_TOOL), setup.dir(Build.MCOUNTKIT), failures);
         Processes.write(setup.out().resolve("objects.diff"), Initramfs.lines(objects.differences()));
         Processes.write(setup.out().resolve("c-dropped.objects"), Initramfs.lines(objects.droppedObjects()));
-        List<String> c = table("c");
-        List<String> m = table("mcountkit");
+        List<String> c = table(Build.C_TOOL);
+        List<String> m = table(Build.MCOUNTKIT);
         List<String> failedObjects = failures.stream()
                 .map(l -> l.substring(0, l.indexOf(':') < 0 ? l.length() : l.indexOf(':')))
                 .distinct()
                 .sorted()
                 .toList();
         List<String> cOutside = o.perLink() && setup.machine().postLink()
-                ? KernelTable.read(setup.dir("c").resolve("vmlinux"), KernelTable.Bounds.KERNEL)
+                ? KernelTable.read(setup.dir(Build.C_TOOL).resolve("vmlinux"), KernelTable.Bounds.KERNEL)
                         .outsideFunctions()
                 : List.of();
         VmlinuxDiff diff = VmlinuxDiff.of(
                 c,
                 m,
-                setup.dir("mcountkit"),
+                setup.dir(Build.MCOUNTKIT),
                 failedObjects,
                 failedEntries(failedObjects),
                 objects.droppedObjects(),
                 cOutside);
         Processes.write(setup.out().resolve("vmlinux.diff"), Initramfs.lines(diff.lines()));
-        Map<String, BootLog> boots = new LinkedHashMap<>();
-        for (String kernel : setup.kernels()) {
+        Map<Build, BootLog> boots = new LinkedHashMap<>();
+        for (Build kernel : setup.kernels()) {
             boots.put(kernel, new BootLog(Processes.text(setup.dir(kernel).resolve("boot.txt"))));
         }
         String source = Tools.check(
@@ -153,7 +153,7 @@ public final class KernelCheck {
     }
 
     /** The kernel's table as function+offset, sorted, kept beside its build as vmlinux.table. */
-    private List<String> table(String kernel) {
+    private List<String> table(Build kernel) {
         Path dir = setup.dir(kernel);
         List<String> table = KernelTable.read(dir.resolve("vmlinux"), KernelTable.Bounds.KERNEL)
                 .functionOffsets();
@@ -167,7 +167,7 @@ public final class KernelCheck {
      * recorded here (in failed-objects/ beside the report).
      */
     private int failedEntries(List<String> failedObjects) {
-        Path built = setup.dir("mcountkit");
+        Path built = setup.dir(Build.MCOUNTKIT);
         int entries = 0;
         for (String object : failedObjects) {
             Path table = built.resolve(object);
@@ -195,7 +195,7 @@ public final class KernelCheck {
      */
     private boolean functions(StringBuilder report) {
         boolean pass = true;
-        for (String kernel : setup.kernels()) {
+        for (Build kernel : setup.kernels()) {
             FunctionsCheck.Result result = FunctionsCheck.check(setup, kernel);
             report.append("Functions of the ").append(kernel).append(" kernel:\n");
             result.lines().forEach(l -> report.append("  ").append(l).append('\n'));
@@ -238,7 +238,7 @@ public final class KernelCheck {
     private void buildKernels(Path perLinkSrc) {
         Options o = setup.options();
         if (o.reuse()) {
-            for (String kernel : setup.kernels()) {
+            for (Build kernel : setup.kernels()) {
                 if (!Files.isRegularFile(
                         setup.dir(kernel).resolve(setup.machine().image()))) {
                     throw new KernelCheckException("--reuse: no finished " + kernel + " build in " + setup.dir(kernel));
@@ -252,15 +252,15 @@ public final class KernelCheck {
             } else if (o.perLink()) {
                 // The patched kernel first, the new one (on a busy machine its build may be all there is time for).
                 build.perLinkBuild(perLinkSrc);
-                build.build("c", setup.src(), Map.of());
+                build.build(Build.C_TOOL, setup.src(), Map.of());
             } else {
-                build.build("c", setup.src(), Map.of());
-                build.build("mcountkit", setup.src(), Map.of());
+                build.build(Build.C_TOOL, setup.src(), Map.of());
+                build.build(Build.MCOUNTKIT, setup.src(), Map.of());
             }
         }
         if (o.modules() && !o.reuse()) {
-            for (String kernel : setup.kernels()) {
-                boolean patched = o.perLink() && kernel.equals("mcountkit");
+            for (Build kernel : setup.kernels()) {
+                boolean patched = o.perLink() && kernel == Build.MCOUNTKIT;
                 Map<String, String> env = patched
                         ? Map.of("PATH", setup.out().resolve("per-link-bin") + ":" + System.getenv("PATH"))
                         : Map.of();
@@ -269,8 +269,8 @@ public final class KernelCheck {
         }
         if (!o.prune()
                 && !Arrays.equals(
-                        ObjectTables.read(setup.dir("c").resolve(".config")),
-                        ObjectTables.read(setup.dir("mcountkit").resolve(".config")))) {
+                        ObjectTables.read(setup.dir(Build.C_TOOL).resolve(".config")),
+                        ObjectTables.read(setup.dir(Build.MCOUNTKIT).resolve(".config")))) {
             throw new KernelCheckException("the two builds' .config files differ");
         }
     }
@@ -279,8 +279,8 @@ public final class KernelCheck {
      * The initramfs each kernel boots with: --prune's (one for both), each build's own with its
      * modules, or one that prints ftrace's lists.
      */
-    private Map<String, Path> initramfs() {
-        Map<String, Path> initrds = new LinkedHashMap<>();
+    private Map<Build, Path> initramfs() {
+        Map<Build, Path> initrds = new LinkedHashMap<>();
         Initramfs initramfs = new Initramfs(setup);
         if (setup.options().prune()) {
             Path cpio = initramfs.forPrune();

@@ -14,8 +14,8 @@ final class KernelReport {
             String linuxVersion,
             String sourcePackage,
             String compiler,
-            Map<String, BootLog> boots,
-            Map<String, VerifyRun> verifies,
+            Map<Build, BootLog> boots,
+            Map<Build, VerifyRun> verifies,
             ObjectComparison objects,
             VmlinuxDiff vmlinux,
             List<String> cFailures) {}
@@ -25,9 +25,9 @@ final class KernelReport {
     /** Why the run fails; none when it passes. */
     static List<String> reasons(Inputs in) {
         List<String> reasons = new ArrayList<>();
-        VerifyRun m = in.verifies().get("mcountkit");
+        VerifyRun m = in.verifies().get(Build.MCOUNTKIT);
         long entries = VmlinuxDiff.entries(in.vmlinux().mcountkit());
-        if (!in.boots().get("mcountkit").problems(in.setup().ending()).isEmpty()) {
+        if (!in.boots().get(Build.MCOUNTKIT).problems(in.setup().ending()).isEmpty()) {
             reasons.add("the mcountkit kernel's boot log shows problems");
         }
         if (!m.bad().isEmpty()) {
@@ -62,18 +62,18 @@ final class KernelReport {
         line(r, "mcountkit entry: " + String.join(" ", setup.mcountkit().entry()) + "; work folder: " + out);
         line(r, "");
         line(r, "Build (make after 'make prepare', wall clock; CPU = user + sys of make and its children):");
-        Times c = Times.of(setup.dir("c"));
-        Times m = Times.of(setup.dir("mcountkit"));
-        for (String tool : List.of("c", "mcountkit")) {
+        Times c = Times.of(setup.dir(Build.C_TOOL));
+        Times m = Times.of(setup.dir(Build.MCOUNTKIT));
+        for (Build tool : Build.TOOLS) {
             Path dir = setup.dir(tool);
-            Times t = tool.equals("c") ? c : m;
+            Times t = tool == Build.C_TOOL ? c : m;
             List<String> load =
                     Processes.text(dir.resolve("build.load")).lines().toList();
             line(
                     r,
                     String.format(
                             "  %-15s %8.1f s  (CPU %s s)  %s recordmcount calls; load average before %s, after (1, 5, 15 min) %s",
-                            tool.equals("c") ? "C recordmcount:" : "mcountkit:",
+                            tool == Build.C_TOOL ? "C recordmcount:" : "mcountkit:",
                             t.wall(),
                             t.cpu(),
                             Processes.text(dir.resolve("recordmcount-calls.log"))
@@ -83,7 +83,7 @@ final class KernelReport {
                             load.isEmpty() ? "" : load.get(load.size() - 1)));
         }
         if (setup.options().perLink()) {
-            List<String> calls = Processes.text(setup.dir("mcountkit").resolve("per-link-calls.log"))
+            List<String> calls = Processes.text(setup.dir(Build.MCOUNTKIT).resolve("per-link-calls.log"))
                     .lines()
                     .toList();
             double total = 0;
@@ -96,7 +96,7 @@ final class KernelReport {
                     String.format(
                             "  per link (%s): mcountkit ran %d time(s), in all %.2f s:",
                             setup.machine().perLinkPatch(setup.options().release()), calls.size(), total));
-            String prefix = setup.dir("mcountkit") + "/";
+            String prefix = setup.dir(Build.MCOUNTKIT) + "/";
             calls.forEach(call -> line(r, "    " + callLine(call, prefix)));
         }
         line(
@@ -111,7 +111,7 @@ final class KernelReport {
                 "  C tool: " + VmlinuxDiff.entries(in.vmlinux().c()) + "; mcountkit: "
                         + VmlinuxDiff.entries(in.vmlinux().mcountkit()));
         line(r, "");
-        for (String tool : List.of("c", "mcountkit")) {
+        for (Build tool : Build.TOOLS) {
             BootLog boot = in.boots().get(tool);
             line(
                     r,
@@ -124,7 +124,7 @@ final class KernelReport {
             problems(r, boot.problems(setup.ending()), "  ");
         }
         line(r, "");
-        for (String tool : List.of("c", "mcountkit")) {
+        for (Build tool : Build.TOOLS) {
             VerifyRun v = in.verifies().get(tool);
             line(r, "mcountkit verify of the " + tool + " kernel's vmlinux (exit " + v.status() + "): " + v.summary());
             line(

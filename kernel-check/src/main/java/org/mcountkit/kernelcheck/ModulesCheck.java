@@ -115,7 +115,7 @@ final class ModulesCheck {
     /** Appends the modules' part of the report; true when it passes. */
     static boolean report(Setup setup, StringBuilder r) {
         List<String> reasons = new ArrayList<>();
-        for (String tool : setup.kernels()) {
+        for (Build tool : setup.kernels()) {
             Path dir = setup.dir(tool);
             List<String> args = new ArrayList<>(List.of("verify"));
             Initramfs.modules(dir).forEach(m -> args.add(dir.resolve(m.file()).toString()));
@@ -129,16 +129,16 @@ final class ModulesCheck {
                 reasons.add("the " + tool + " kernel's initramfs did not run to its end");
             }
         }
-        Path mDir = setup.dir("mcountkit");
+        Path mDir = setup.dir(Build.MCOUNTKIT);
         List<Initramfs.Module> modules = Initramfs.modules(mDir);
         if (modules.size() < 20) {
             reasons.add("only " + modules.size() + " modules built");
         }
-        List<String> unequal = unequalTables(setup.dir("c"), mDir, modules);
+        List<String> unequal = unequalTables(setup.dir(Build.C_TOOL), mDir, modules);
         unequal.forEach(name -> reasons.add(name + ".ko: its table is not the C build's (see modules.diff)"));
         Processes.write(
                 setup.out().resolve("modules.diff"),
-                Initramfs.lines(tableDiff(setup.dir("c"), mDir, unequal, modules)));
+                Initramfs.lines(tableDiff(setup.dir(Build.C_TOOL), mDir, unequal, modules)));
         List<String> boot = Processes.text(mDir.resolve("boot.txt")).lines().toList();
         List<String> uses = Initramfs.MODULE_USES.stream()
                 .map(u -> u.substring(0, u.indexOf(':')))
@@ -183,7 +183,7 @@ final class ModulesCheck {
                 r,
                 "Modules (--modules): " + (reasons.isEmpty() ? "PASS" : "FAIL") + "; " + modules.size() + " modules, "
                         + total + " table entries in all");
-        for (String tool : setup.kernels()) {
+        for (Build tool : setup.kernels()) {
             Path dir = setup.dir(tool);
             List<String> kb = Processes.text(dir.resolve("boot.txt")).lines().toList();
             long clean = Processes.text(dir.resolve("verify-modules.txt"))

@@ -158,10 +158,10 @@ public record Options(
     }
 
     /** The two kernels booted and checked: the C tool's and mcountkit's, or with --prune mcountkit's before and after. */
-    public List<String> kernels() {
+    public List<Build> kernels() {
         if (fullSize()) {
-            return List.of("mcountkit");
+            return List.of(Build.MCOUNTKIT);
         }
-        return prune ? List.of("unpruned", "pruned") : List.of("c", "mcountkit");
+        return prune ? List.of(Build.UNPRUNED, Build.PRUNED) : Build.TOOLS;
     }
 }

@@ -52,10 +52,10 @@ final class PruneBuild {
      */
     static void run(Setup setup, KernelBuild build) {
         Path out = setup.out();
-        Path dir = setup.dir("mcountkit");
+        Path dir = setup.dir(Build.MCOUNTKIT);
         String image = setup.machine().image();
-        build.build("mcountkit", setup.src(), Map.of());
-        keep(dir, setup.dir("unpruned"), image);
+        build.build(Build.MCOUNTKIT, setup.src(), Map.of());
+        keep(dir, setup.dir(Build.UNPRUNED), image);
         Path dry = out.resolve("prune-dry-run.txt");
         if (setup.mcountkit()
                         .run(
@@ -84,10 +84,10 @@ final class PruneBuild {
         if (Processes.text(log).lines().noneMatch(l -> l.matches("^ *PRUNE *vmlinux$"))) {
             throw new KernelCheckException(log + ": make did not run the prune step");
         }
-        keep(dir, setup.dir("pruned"), image);
+        keep(dir, setup.dir(Build.PRUNED), image);
         if (Arrays.equals(
-                ObjectTables.read(setup.dir("unpruned").resolve(image)),
-                ObjectTables.read(setup.dir("pruned").resolve(image)))) {
+                ObjectTables.read(setup.dir(Build.UNPRUNED).resolve(image)),
+                ObjectTables.read(setup.dir(Build.PRUNED).resolve(image)))) {
             throw new KernelCheckException(image + ": make did not redo the boot image after pruning");
         }
     }

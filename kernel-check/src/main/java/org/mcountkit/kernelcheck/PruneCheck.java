@@ -24,7 +24,7 @@ final class PruneCheck {
             Map<String, Integer> relocations,
             List<String> listed) {
 
-        static Kernel read(Setup setup, String name) {
+        static Kernel read(Setup setup, Build name) {
             Path dir = setup.dir(name);
             KernelTable table = KernelTable.read(dir.resolve("vmlinux"), KernelTable.Bounds.KERNEL);
             List<String> values = table.values().stream().map(table::hex).toList();
@@ -93,8 +93,8 @@ final class PruneCheck {
 
     /** The report; true when it passes. */
     static boolean report(Setup setup, KernelBuild build, String linuxVersion, StringBuilder r) {
-        Kernel u = Kernel.read(setup, "unpruned");
-        Kernel p = Kernel.read(setup, "pruned");
+        Kernel u = Kernel.read(setup, Build.UNPRUNED);
+        Kernel p = Kernel.read(setup, Build.PRUNED);
         Path out = setup.out();
         List<String> expected = u.located().stream()
                 .filter(l -> l.function().equals("-"))
@@ -132,23 +132,23 @@ final class PruneCheck {
             }
         }
         Processes.write(out.resolve("names-removed-bad.txt"), Initramfs.lines(removedBad));
-        Path strictText = setup.dir("pruned").resolve("verify-strict.txt");
+        Path strictText = setup.dir(Build.PRUNED).resolve("verify-strict.txt");
         int strict = setup.mcountkit()
                 .run(
                         strictText,
                         strictText,
                         "verify",
                         "--strict",
-                        setup.dir("pruned").resolve("vmlinux").toString());
+                        setup.dir(Build.PRUNED).resolve("vmlinux").toString());
 
         List<String> reasons = new ArrayList<>();
-        for (String k : setup.kernels()) {
+        for (Build k : setup.kernels()) {
             List<String> problems =
                     new BootLog(Processes.text(setup.dir(k).resolve("boot.txt"))).problems(setup.ending());
             if (!problems.isEmpty()) {
                 reasons.add("the " + k + " kernel's boot log shows problems: " + String.join(";", problems));
             }
-            if ((k.equals("unpruned") ? u : p).listed().isEmpty()) {
+            if ((k == Build.UNPRUNED ? u : p).listed().isEmpty()) {
                 reasons.add("the " + k + " kernel printed no available_filter_functions");
             }
         }
@@ -199,10 +199,10 @@ final class PruneCheck {
                 r,
                 "Prune step: README's recipe line after the sorttable block of scripts/link-vmlinux.sh; "
                         + VerifyRun.afterVmlinux(last(out.resolve("prune-dry-run.txt"))));
-        if (setup.dir("mcountkit").resolve("build.time").toFile().isFile()) {
+        if (setup.dir(Build.MCOUNTKIT).resolve("build.time").toFile().isFile()) {
             KernelReport.line(
                     r,
-                    "Build: " + seconds(setup.dir("mcountkit").resolve("build.time"))
+                    "Build: " + seconds(setup.dir(Build.MCOUNTKIT).resolve("build.time"))
                             + "; make again with the prune step: " + seconds(out.resolve("prune-build.time")));
         }
         KernelReport.line(
@@ -213,8 +213,8 @@ final class PruneCheck {
                         + expected.size() + (zeroed.equals(expected) ? ", the same entries" : "") + ")");
         KernelReport.line(r, "Relocations into the unpruned table: " + u.relocationsText());
         KernelReport.line(r, "Relocations into the pruned table: " + p.relocationsText());
-        for (String k : setup.kernels()) {
-            Kernel kernel = k.equals("unpruned") ? u : p;
+        for (Build k : setup.kernels()) {
+            Kernel kernel = k == Build.UNPRUNED ? u : p;
             BootLog boot = new BootLog(Processes.text(setup.dir(k).resolve("boot.txt")));
             KernelReport.line(
                     r,
@@ -231,7 +231,7 @@ final class PruneCheck {
         KernelReport.line(
                 r,
                 "mcountkit verify: unpruned "
-                        + VerifyRun.afterVmlinux(last(setup.dir("unpruned").resolve("verify.txt")))
+                        + VerifyRun.afterVmlinux(last(setup.dir(Build.UNPRUNED).resolve("verify.txt")))
                         + "; pruned --strict (exit " + strict + ") " + VerifyRun.afterVmlinux(last(strictText)));
         KernelReport.line(
                 r,
@@ -265,7 +265,7 @@ final class PruneCheck {
         if (!setup.options().kernelTables()) {
             return "mcountkit (" + String.join(" ", setup.mcountkit().entry()) + ")";
         }
-        return Processes.text(setup.dir("mcountkit").resolve(".config"))
+        return Processes.text(setup.dir(Build.MCOUNTKIT).resolve(".config"))
                 .lines()
                 .filter(l -> l.matches("CONFIG_FTRACE_MCOUNT_USE_[A-Z_]*=y"))
                 .map(l -> l.substring("CONFIG_".length(), l.length() - 2))

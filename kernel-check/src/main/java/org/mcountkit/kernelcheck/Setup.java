@@ -65,11 +65,11 @@ record Setup(
         return out.resolve("report.txt");
     }
 
-    Path dir(String kernel) {
-        return out.resolve(kernel);
+    Path dir(Build kernel) {
+        return out.resolve(kernel.id());
     }
 
-    List<String> kernels() {
+    List<Build> kernels() {
         return options.kernels();
     }
 

@@ -20,7 +20,7 @@ final class WeakModule {
     private WeakModule() {}
 
     /** Builds the module in {@code dir}/kcweak with {@code env}; in the mcountkit build, prunes it. */
-    static void build(Setup setup, KernelBuild build, String tool, Path src, Map<String, String> env) {
+    static void build(Setup setup, KernelBuild build, Build tool, Path src, Map<String, String> env) {
         Path dir = setup.dir(tool);
         Path ext = dir.resolve(NAME);
         KernelBuild.mkdirs(ext);
@@ -32,7 +32,7 @@ final class WeakModule {
         if (Processes.run(build.kmake(src, dir, "M=" + ext, "modules"), null, env, log, log) != 0) {
             throw new KernelCheckException(Processes.tail(log, 20) + "\n" + ext + ": make M= modules failed");
         }
-        if (!tool.equals("mcountkit")) {
+        if (tool != Build.MCOUNTKIT) {
             return;
         }
         Path prune = dir.resolve("kcweak-prune.log");

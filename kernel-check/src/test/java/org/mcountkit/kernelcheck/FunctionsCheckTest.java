@@ -45,7 +45,7 @@ class FunctionsCheckTest {
         List<String> reasons = new ArrayList<>();
 
         FunctionsCheck.compare(
-                "available_filter_functions", List.of("a", "b", "c"), List.of("a", "x"), "c", lines, reasons);
+                "available_filter_functions", List.of("a", "b", "c"), List.of("a", "x"), Build.C_TOOL, lines, reasons);
 
         assertEquals(
                 List.of("available_filter_functions: 3 lines, mcountkit functions 2; first difference line 2: the"
