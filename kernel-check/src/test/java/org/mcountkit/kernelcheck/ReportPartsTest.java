@@ -156,7 +156,7 @@ class ReportPartsTest {
                 "km traced isofs 118",
                 "km left 0");
 
-        assertEquals(List.of("do_one", "do_two"), PruneCheck.filterFunctions(boot));
+        assertEquals(List.of("do_one", "do_two"), PruneKernel.filterFunctions(boot));
         assertEquals(Optional.of("41"), ModulesCheck.km(boot, "listed", "isofs"));
         assertEquals(Optional.of("118"), ModulesCheck.km(boot, "traced", "isofs"));
         assertEquals(Optional.empty(), ModulesCheck.km(boot, "listed", "fat"));
