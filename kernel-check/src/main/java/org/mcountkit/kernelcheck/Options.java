@@ -157,11 +157,19 @@ public record Options(
         return modules || fullSize();
     }
 
-    /** The two kernels booted and checked: the C tool's and mcountkit's, or with --prune mcountkit's before and after. */
-    public List<Build> kernels() {
+    /** The kind of check: parse lets at most one of --prune, --per-link and --config through. */
+    public Mode mode() {
         if (fullSize()) {
-            return List.of(Build.MCOUNTKIT);
+            return Mode.FULL_SIZE;
         }
-        return prune ? List.of(Build.UNPRUNED, Build.PRUNED) : Build.TOOLS;
+        if (prune) {
+            return Mode.PRUNE;
+        }
+        return perLink ? Mode.PER_LINK : Mode.PER_OBJECT;
+    }
+
+    /** The kernels booted and checked: the C tool's and mcountkit's, or with --prune mcountkit's before and after. */
+    public List<Build> kernels() {
+        return mode().kernels();
     }
 }

@@ -77,6 +77,22 @@ class OptionsTest {
                 parse(line).kernels().stream().map(Build::id).toList());
     }
 
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "x86_64 | PER_OBJECT",
+                "--modules --linux 6.12 arm | PER_OBJECT",
+                "--per-link mips | PER_LINK",
+                "--per-link --modules mips | PER_LINK",
+                "--prune x86_64 | PRUNE",
+                "--prune --kernel-tables arm64 | PRUNE",
+                "--config defconfig --fresh arm64 | FULL_SIZE"
+            })
+    void eachCommandLineIsOneMode(String line, Mode mode) {
+        assertEquals(mode, parse(line).mode());
+    }
+
     @Test
     void enableTakesSeveralOptionsInOneWord() {
         Options o = Options.parse(List.of("--prune", "--enable", "RELOCATABLE  RANDOMIZE_BASE", "arm64"));
