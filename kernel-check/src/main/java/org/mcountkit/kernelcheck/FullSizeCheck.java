@@ -1,8 +1,5 @@
 package org.mcountkit.kernelcheck;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,11 +10,10 @@ import java.util.List;
  * with an initramfs that loads a handful of its modules (FullSizeModules), then the report
  * (FullSizeReport). Two builds of a full configuration would take hours twice on a small machine.
  */
-final class FullSizeCheck {
+record FullSizeCheck(Setup setup, KernelBuild build) implements Check {
 
-    private FullSizeCheck() {}
-
-    static boolean run(Setup setup, KernelBuild build) {
+    @Override
+    public boolean run() {
         new FullSizeBuild(setup, build).run();
         Path dir = setup.dir(Build.MCOUNTKIT);
         List<Initramfs.Module> all = Initramfs.modules(dir);
@@ -59,14 +55,8 @@ final class FullSizeCheck {
                 report,
                 "kernel-check --config " + setup.options().config() + " " + setup.arch() + ": "
                         + (reasons.isEmpty() ? "PASS" : "FAIL (" + reasons.size() + " reasons above)"));
-        System.out.print(report);
-        System.out.flush();
-        try {
-            Files.writeString(setup.report(), report);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        Setup.say("report written to " + setup.report());
+        RunSteps.write(setup, report);
+        RunSteps.sayWritten(setup);
         return reasons.isEmpty();
     }
 }

@@ -8,7 +8,7 @@ import java.util.Map;
 /** The report of a per-object or --per-link run: C tool against mcountkit. */
 final class KernelReport {
 
-    /** What the report is made of, gathered by {@link KernelCheck}. */
+    /** What the report is made of, gathered by {@link ToolsCheck}. */
     record Inputs(
             Setup setup,
             String linuxVersion,

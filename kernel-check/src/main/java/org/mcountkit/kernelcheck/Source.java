@@ -112,15 +112,14 @@ final class Source {
      * machine's patch for the release (Machine.perLinkPatch) and the Kconfig edits. The patch must
      * apply to the clean tree: checked with --dry-run before it is applied.
      */
-    static Path perLink(Setup setup) {
+    static void perLink(Setup setup) {
         Release release = setup.options().release();
         Path patch = setup.mcountkit().root().resolve(setup.machine().perLinkPatch(release));
         if (!Files.isRegularFile(patch)) {
             throw new KernelCheckException(patch + ": no " + setup.machine().perLinkRecipe() + " recipe for Linux "
                     + release.version() + " (" + setup.arch() + " builds --per-link with it)");
         }
-        Path dir = setup.work()
-                .resolve(release.sourceFolder() + "-" + setup.machine().perLinkRecipe());
+        Path dir = perLinkDir(setup);
         String key = tarballStamp(setup.tarball()) + " " + EDITS + " " + release.version() + " " + crc(patch);
         unpack(setup, dir, key, tmp -> {
             List<String> dry = List.of("patch", "-p1", "--dry-run", "-s", "-i", patch.toString());
@@ -131,7 +130,13 @@ final class Source {
             }
             edit(tmp, release);
         });
-        return dir;
+    }
+
+    /** Where {@link #perLink} unpacks the --per-link tree. */
+    static Path perLinkDir(Setup setup) {
+        return setup.work()
+                .resolve(setup.options().release().sourceFolder() + "-"
+                        + setup.machine().perLinkRecipe());
     }
 
     private interface Edit {
