@@ -234,33 +234,37 @@ final class KernelBuild {
      * C sources it depends on are older and its command line is unchanged (checked after the
      * build). The wrappers are /bin/sh scripts that log each call, so the two builds pay the same.
      */
-    void writeWrapper(Path dir, Build tool) {
+    void writeWrapper(Path dir, Recorder recorder) {
         Path wrapper = dir.resolve("scripts/recordmcount");
         if (!Files.isExecutable(wrapper)) {
             throw new KernelCheckException(wrapper + ": make prepare did not build the C recordmcount");
         }
-        String template;
-        if (setup.options().perLink() && tool == Build.MCOUNTKIT) {
-            template = "per-link-wrapper.sh";
-        } else if (tool == Build.C_TOOL) {
+        if (recorder == Recorder.C_TOOL) {
             try {
                 Files.move(wrapper, dir.resolve("scripts/recordmcount.c-tool"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            template = "c-wrapper.sh";
-        } else {
-            template = "mcountkit-wrapper.sh";
         }
         String entry =
                 setup.mcountkit().entry().stream().map(KernelBuild::quote).collect(Collectors.joining(" "));
-        script(wrapper, resource(template).replace("@DIR@", dir.toString()).replace("@ENTRY@", entry));
+        script(
+                wrapper,
+                resource(recorder.template()).replace("@DIR@", dir.toString()).replace("@ENTRY@", entry));
         Processes.write(dir.resolve("recordmcount-calls.log"), "");
         Processes.write(dir.resolve("recordmcount-failures.log"), "");
     }
 
-    /** Configures, prepares and builds the {@code tool} kernel from {@code src} in out/TOOL, timed. */
+    /** Configures, prepares and builds the {@code tool} kernel from {@code src} in out/TOOL per object, timed. */
     void build(Build tool, Path src, Map<String, String> env) {
+        build(tool, Recorder.perObject(tool), src, env);
+    }
+
+    /**
+     * Configures, prepares and builds the {@code tool} kernel from {@code src} in out/TOOL with
+     * {@code recorder} as scripts/recordmcount (unless --kernel-tables), timed.
+     */
+    private void build(Build tool, Recorder recorder, Path src, Map<String, String> env) {
         Path dir = setup.dir(tool);
         mkdirs(dir);
         Setup.say(setup.arch() + ": configuring and preparing the " + tool + " build in " + dir);
@@ -272,7 +276,7 @@ final class KernelBuild {
         boolean tables = setup.options().kernelTables();
         String wrapperText = "";
         if (!tables) {
-            writeWrapper(dir, tool);
+            writeWrapper(dir, recorder);
             wrapperText = Processes.text(dir.resolve("scripts/recordmcount"));
         }
         Setup.say(setup.arch() + ": building with "
@@ -295,7 +299,7 @@ final class KernelBuild {
             }
             boolean called =
                     !Processes.text(dir.resolve("recordmcount-calls.log")).isEmpty();
-            if (setup.options().perLink() && tool == Build.MCOUNTKIT) {
+            if (!recorder.perObject()) {
                 if (called) {
                     throw new KernelCheckException(dir + ": the per-link build called scripts/recordmcount per object");
                 }
@@ -328,7 +332,7 @@ final class KernelBuild {
                             .replace("@LOG@", log.toString()));
         }
         Processes.write(log, "");
-        build(Build.MCOUNTKIT, perLinkSrc, Map.of("PATH", bin + ":" + System.getenv("PATH")));
+        build(Build.MCOUNTKIT, Recorder.PER_LINK, perLinkSrc, Map.of("PATH", bin + ":" + System.getenv("PATH")));
         String sections =
                 Tools.check("readelf", "-W", "-S", dir.resolve("vmlinux.o").toString());
         boolean postLink = setup.machine().postLink();

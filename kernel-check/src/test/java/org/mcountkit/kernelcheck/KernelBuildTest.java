@@ -1,6 +1,7 @@
 package org.mcountkit.kernelcheck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -18,5 +19,16 @@ class KernelBuildTest {
         assertTrue(old.contains("TEST_SIPHASH"));
         assertEquals(old.stream().filter(o -> !o.equals("TEST_SIPHASH")).toList(), current);
         assertTrue(current.size() >= 20);
+    }
+
+    /** Each recorder's wrapper is in the jar; only the per-link one must never be called per object. */
+    @Test
+    void eachRecorderHasItsWrapper() {
+        for (Recorder recorder : Recorder.values()) {
+            assertTrue(KernelBuild.resource(recorder.template()).startsWith("#!/bin/sh"), recorder.name());
+        }
+        assertEquals(Recorder.C_TOOL, Recorder.perObject(Build.C_TOOL));
+        assertEquals(Recorder.MCOUNTKIT, Recorder.perObject(Build.MCOUNTKIT));
+        assertFalse(Recorder.PER_LINK.perObject());
     }
 }
