@@ -81,7 +81,7 @@ final class ExplainCheck {
     }
 
     /** The report's lines and the failures; empty when the table has no section for the row. */
-    static Optional<FunctionsCheck.Result> check(Setup setup, String row) {
+    static Optional<Findings> check(Setup setup, String row) {
         Map<String, Answer> expected = table(KernelBuild.resource("explain.table"), row);
         if (expected.isEmpty()) {
             return Optional.empty();
@@ -120,7 +120,7 @@ final class ExplainCheck {
                     reasons);
             lines.set(before, "explain from vmlinux's DWARF alone (no objects): " + lines.get(before));
         }
-        return Optional.of(new FunctionsCheck.Result(lines, reasons));
+        return Optional.of(new Findings(lines, reasons));
     }
 
     /** Runs explain on vmlinux and {@code objects}, adds one report line and a failure per other answer. */

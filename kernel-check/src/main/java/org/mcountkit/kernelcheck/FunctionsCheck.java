@@ -87,16 +87,13 @@ final class FunctionsCheck {
         return names;
     }
 
-    /** One kernel's comparison: the report lines and the reasons it fails (none when it passes). */
-    record Result(List<String> lines, List<String> reasons) {}
-
     /** Compares the lists kernel {@code kernel} printed with {@code mcountkit functions} on its build. */
-    static Result check(Setup setup, Build kernel) {
+    static Findings check(Setup setup, Build kernel) {
         Path dir = setup.dir(kernel);
         BootLog boot = new BootLog(Processes.text(dir.resolve("boot.txt")));
         Optional<Capture> capture = Capture.of(boot.lines());
         if (capture.isEmpty()) {
-            return new Result(List.of(), List.of("the " + kernel + " kernel printed no lists (no '" + END + "')"));
+            return new Findings(List.of(), List.of("the " + kernel + " kernel printed no lists (no '" + END + "')"));
         }
         Capture live = capture.get();
         List<String> args = new ArrayList<>(List.of(
@@ -136,7 +133,7 @@ final class FunctionsCheck {
                 kernel,
                 lines,
                 reasons);
-        return new Result(lines, reasons);
+        return new Findings(lines, reasons);
     }
 
     private static List<String> run(Setup setup, Path dir, String name, List<String> args) {

@@ -53,11 +53,10 @@ final class RunSteps {
     static boolean functions(Setup setup, StringBuilder report) {
         boolean pass = true;
         for (Build kernel : setup.kernels()) {
-            FunctionsCheck.Result result = FunctionsCheck.check(setup, kernel);
+            Findings findings = FunctionsCheck.check(setup, kernel);
             report.append("Functions of the ").append(kernel).append(" kernel:\n");
-            result.lines().forEach(l -> report.append("  ").append(l).append('\n'));
-            result.reasons().forEach(l -> report.append("  FAIL: ").append(l).append('\n'));
-            pass &= result.reasons().isEmpty();
+            findings.appendTo(report, "  ");
+            pass &= findings.pass();
         }
         return pass;
     }

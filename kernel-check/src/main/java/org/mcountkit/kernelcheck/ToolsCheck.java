@@ -149,11 +149,9 @@ abstract sealed class ToolsCheck implements Check permits PerObjectCheck, PerLin
     /** Appends {@link ExplainCheck}'s lines where explain.table has the row; true unless an answer differs. */
     private boolean explain(StringBuilder report) {
         return ExplainCheck.check(setup, ExplainCheck.row(setup))
-                .map(result -> {
-                    result.lines().forEach(l -> report.append(l).append('\n'));
-                    result.reasons()
-                            .forEach(l -> report.append("  FAIL: ").append(l).append('\n'));
-                    return result.reasons().isEmpty();
+                .map(findings -> {
+                    findings.appendTo(report, "");
+                    return findings.pass();
                 })
                 .orElse(true);
     }
