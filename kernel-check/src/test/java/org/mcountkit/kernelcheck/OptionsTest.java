@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The command line as the bash version read it: the options, their checks, the run's folder name. */
+/** The command line: the options, the combinations refused, the run's folder name and its mode. */
 class OptionsTest {
 
     private static Options parse(String line) {
