@@ -5,7 +5,9 @@ import java.util.Map;
 
 /**
  * One row of {@code machines.conf}: how to configure, build and boot a kernel for one ARCH of
- * {@code bin/kernel-check}.
+ * {@code bin/kernel-check}. {@code enables} and {@code disables} hold each release's whole list:
+ * the row's enable (disable) options, and for a release other than the default its own
+ * enable-RELEASE (disable-RELEASE) ones after them.
  */
 public record Machine(
         String arch,
