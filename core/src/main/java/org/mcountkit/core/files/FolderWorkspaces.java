@@ -39,7 +39,8 @@ final class FolderWorkspaces implements Workspaces {
             open.put(folder, shared);
         }
         shared.users++;
-        return shared;
+        Shared lent = shared;
+        return new Workspace(lent.parent, lent.directory, () -> release(lent));
     }
 
     private synchronized void release(Shared shared) throws IOException {
@@ -78,7 +79,7 @@ final class FolderWorkspaces implements Workspaces {
     }
 
     /** One folder's handle and private directory, lent to each write there. */
-    private final class Shared implements Workspace {
+    private static final class Shared {
         private final SecureDirectoryStream<Path> parent;
         private final PrivateDirectory directory;
         private int users;
@@ -89,26 +90,8 @@ final class FolderWorkspaces implements Workspaces {
             this.directory = directory;
         }
 
-        @Override
-        public SecureDirectoryStream<Path> parent() {
-            return parent;
-        }
-
-        @Override
-        public PrivateDirectory directory() {
-            return directory;
-        }
-
-        /** Hands the workspace back; the write's own file is gone from the directory by now. */
-        @Override
-        public void close() throws IOException {
-            release(this);
-        }
-
         void remove() throws IOException {
-            try (parent) {
-                directory.close();
-            }
+            Workspaces.remove(parent, directory);
         }
     }
 }

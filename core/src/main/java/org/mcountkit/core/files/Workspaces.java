@@ -32,24 +32,7 @@ public interface Workspaces extends Closeable {
                 SecureDirectoryStream<Path> parent = openFolder(folder);
                 try {
                     PrivateDirectory directory = PrivateDirectory.beside(folder, parent, target);
-                    return new Workspace() {
-                        @Override
-                        public SecureDirectoryStream<Path> parent() {
-                            return parent;
-                        }
-
-                        @Override
-                        public PrivateDirectory directory() {
-                            return directory;
-                        }
-
-                        @Override
-                        public void close() throws IOException {
-                            try (parent) {
-                                directory.close();
-                            }
-                        }
-                    };
+                    return new Workspace(parent, directory, () -> remove(parent, directory));
                 } catch (IOException | RuntimeException e) {
                     parent.close();
                     throw e;
@@ -61,6 +44,13 @@ public interface Workspaces extends Closeable {
                 // Each write removed its own.
             }
         };
+    }
+
+    /** Removes {@code directory} (empty by now) and closes its folder's handle. */
+    static void remove(SecureDirectoryStream<Path> parent, PrivateDirectory directory) throws IOException {
+        try (parent) {
+            directory.close();
+        }
     }
 
     /** A private directory per folder, shared by the writes of a batch until it is closed. */
