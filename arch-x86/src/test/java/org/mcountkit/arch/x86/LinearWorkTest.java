@@ -89,7 +89,7 @@ class LinearWorkTest {
                 "-mfentry");
         try (MappedElfFile file = MappedElfFile.open(object)) {
             ElfImage image = ElfImage.of(file, new X86Backend());
-            SiteScan scan = image.relocationSites();
+            SiteScan scan = SiteScan.of(image);
             ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
             int nopped = new UntracedCallNopper(image, out).nop(scan.untraced(), new ArrayList<>());
             assertEquals(calls, nopped, "every untraced call NOPed");
@@ -129,7 +129,7 @@ class LinearWorkTest {
         }
 
         ElfImage image = ElfImage.of(file, new X86Backend());
-        SiteScan scan = image.relocationSites();
+        SiteScan scan = SiteScan.of(image);
         ElfAppender out = new ElfAppender(file, image.abi().relocationInfo());
         List<Diagnostic> diagnostics = new ArrayList<>();
         int nopped = new UntracedCallNopper(image, out).nop(scan.untraced(), diagnostics);

@@ -351,7 +351,7 @@ public final class Explainer {
             return List.of();
         }
         try (ElfImage image = ElfImage.open(object, backends)) {
-            Sites sites = image.sites();
+            Sites sites = Sites.of(image);
             List<CallSite> all = Stream.concat(sites.calls().stream(), sites.tableEntries().stream())
                     .toList();
             int inObject = (int) all.stream().map(Explainer::place).distinct().count();

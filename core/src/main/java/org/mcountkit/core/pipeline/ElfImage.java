@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
@@ -26,7 +27,8 @@ import org.mcountkit.core.files.AtomicFile;
  * One input file as every command sees it: read once, with its backend and ABI facts, and the
  * facts derived from it computed once, when first asked for (as LLVM XRay's map loader resolves
  * relocations once and then reads in one pass): the function index, the hook symbols, the
- * relocation sections of each section, the code sections by address, the sites. Not thread-safe:
+ * relocation sections of each section, the code sections by address, and what analyses derive
+ * from it ({@link #derived}: the sites). Not thread-safe:
  * one image belongs to the one thread processing its file. Closing it closes its file.
  */
 public final class ElfImage implements AutoCloseable {
@@ -40,9 +42,7 @@ public final class ElfImage implements AutoCloseable {
     private HookSymbols hooks;
     private Map<Integer, List<Section>> relocationSections;
     private RangeMap<Long, Section> codeByAddress;
-    private SiteScan relocationSites;
-    private TableSites.TableScan tableSites;
-    private Sites sites;
+    private final Map<Class<?>, Object> derived = new HashMap<>();
 
     private ElfImage(ElfFile file, ArchBackend backend) {
         this.file = file;
@@ -274,30 +274,18 @@ public final class ElfImage implements AutoCloseable {
         return codeByAddress.get(address);
     }
 
-    /** What the hook relocations reveal: sites in traced and untraced sections, and diagnostics. */
-    public SiteScan relocationSites() {
-        if (relocationSites == null) {
-            relocationSites = new SiteScanner(this).scan();
-        }
-        return relocationSites;
-    }
-
-    /** The entries of the site tables the file carries. */
-    public TableSites.TableScan tableSites() {
-        if (tableSites == null) {
-            tableSites = new TableSites(this).read();
-        }
-        return tableSites;
-    }
-
     /**
-     * Every site of the file: from hook relocations, else (a linked image that kept none) from
-     * its code, and from its tables.
+     * What {@code analysis} derives from this image, computed when first asked for and kept
+     * ({@code kind} names it): the sites, asked for by a command and again by its log line, are
+     * found once. The image knows none of the analyses run on it.
      */
-    public Sites sites() {
-        if (sites == null) {
-            sites = Sites.of(this);
+    public <T> T derived(Class<T> kind, Function<ElfImage, T> analysis) {
+        Object known = derived.get(kind);
+        if (known == null) {
+            // Not computeIfAbsent: an analysis asks for others (the sites for the scan) meanwhile.
+            known = analysis.apply(this);
+            derived.put(kind, known);
         }
-        return sites;
+        return kind.cast(known);
     }
 }

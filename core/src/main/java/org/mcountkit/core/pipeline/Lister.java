@@ -28,7 +28,7 @@ public final class Lister {
         try (ElfImage image = ElfImage.open(path, backends)) {
             FileReport report = list(image);
             if (log.isDebugEnabled()) {
-                Sites sites = image.sites();
+                Sites sites = Sites.of(image);
                 log.debug(
                         "{}: {} backend, {}; {} call site(s) and {} untraced from {}, {} table entr(ies); {} ms",
                         path,
@@ -45,7 +45,7 @@ public final class Lister {
     }
 
     public static FileReport list(ElfImage image) {
-        Sites sites = image.sites();
+        Sites sites = Sites.of(image);
         return new FileReport(
                 image.path(),
                 image.machine(),

@@ -75,7 +75,7 @@ public final class Recorder {
             }
             ElfImage image = ElfImage.of(file, rewriting.backends().require(file.target()));
             String machine = image.machine();
-            SiteScan scan = image.relocationSites();
+            SiteScan scan = SiteScan.of(image);
             List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
             if (file.section(McountLocSections.TABLE).isPresent()) {
                 return alreadyRecorded(path, existing, image, scan, diagnostics, options, run);

@@ -18,8 +18,13 @@ public record Sites(
         List<Diagnostic> diagnostics,
         boolean fromCode) {
 
-    static Sites of(ElfImage image) {
-        SiteScan scan = image.relocationSites();
+    /** Every site of {@code image}, found once per image. */
+    public static Sites of(ElfImage image) {
+        return image.derived(Sites.class, Sites::find);
+    }
+
+    private static Sites find(ElfImage image) {
+        SiteScan scan = SiteScan.of(image);
         List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
         List<CallSite> calls = FoundSite.sites(scan.traced());
         List<CallSite> untraced = FoundSite.sites(scan.untraced());
@@ -31,7 +36,7 @@ public record Sites(
             untraced = decoded.untraced();
             diagnostics.addAll(decoded.diagnostics());
         }
-        TableSites.TableScan tables = image.tableSites();
+        TableSites.TableScan tables = TableSites.of(image);
         diagnostics.addAll(tables.diagnostics());
         if (calls.isEmpty() && untraced.isEmpty() && tables.sites().isEmpty()) {
             NoSitesReason.of(image).ifPresent(diagnostics::add);

@@ -32,7 +32,12 @@ public final class TableSites {
 
     private final ElfImage image;
 
-    TableSites(ElfImage image) {
+    /** The entries of the site tables {@code image} carries, read once per image. */
+    public static TableScan of(ElfImage image) {
+        return image.derived(TableScan.class, i -> new TableSites(i).read());
+    }
+
+    private TableSites(ElfImage image) {
         this.image = image;
     }
 

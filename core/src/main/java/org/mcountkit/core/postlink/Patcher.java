@@ -37,6 +37,8 @@ import org.mcountkit.core.pipeline.RelocationRetirer;
 import org.mcountkit.core.pipeline.Rewrite;
 import org.mcountkit.core.pipeline.Rewriting;
 import org.mcountkit.core.pipeline.SiteState;
+import org.mcountkit.core.pipeline.Sites;
+import org.mcountkit.core.pipeline.TableSites;
 
 /**
  * Rewrites every recorded site of a file to the backend's NOP or to its call, as ftrace does at
@@ -77,8 +79,8 @@ public final class Patcher {
                         "--call rewrites linked images only: in an object the linker fills in the call");
             }
             List<CallSite> sites = options.tableOnly()
-                    ? image.tableSites().sites()
-                    : image.sites().listed();
+                    ? TableSites.of(image).sites()
+                    : Sites.of(image).listed();
             PatchResult result = new Run(image, options, existing, rewriting.races()).apply(sites);
             if (rewriting.log().isDebugEnabled()) {
                 rewriting

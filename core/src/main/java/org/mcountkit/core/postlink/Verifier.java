@@ -28,6 +28,7 @@ import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.FoundSite;
 import org.mcountkit.core.pipeline.Millis;
 import org.mcountkit.core.pipeline.RelocatedEntry;
+import org.mcountkit.core.pipeline.SiteScan;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.pipeline.TableSites;
 import org.mcountkit.core.pipeline.TracedSections;
@@ -153,7 +154,7 @@ public final class Verifier {
 
         private static Set<Place> hookCalls(ElfImage image) {
             Set<Place> places = new HashSet<>();
-            for (FoundSite found : image.relocationSites().traced()) {
+            for (FoundSite found : SiteScan.of(image).traced()) {
                 places.add(new Place(found.site().sectionIndex(), found.site().offset()));
             }
             return places;

@@ -164,7 +164,7 @@ class BackendSeamTest {
     void recognizeIsAskedOncePerHookRelocationInCode() {
         scriptVerdicts();
         ElfFile file = ElfFiles.open(object);
-        ElfImage.of(file, backend).relocationSites();
+        SiteScan.of(ElfImage.of(file, backend));
 
         ArgumentCaptor<HookReference> asked = ArgumentCaptor.forClass(HookReference.class);
         verify(backend, times(references.size())).recognize(asked.capture());
@@ -191,7 +191,7 @@ class BackendSeamTest {
     @Test
     void verdictsBecomeSitesUntracedSitesAndDiagnostics() {
         scriptVerdicts();
-        SiteScan scan = ElfImage.of(ElfFiles.open(object), backend).relocationSites();
+        SiteScan scan = SiteScan.of(ElfImage.of(ElfFiles.open(object), backend));
 
         assertEquals(
                 List.of(".text+0x0 a", ".text+0x40 takes_address", ".init.text+0x0 init_f"),
