@@ -34,9 +34,10 @@ public final class KernelTable {
     record FunctionSymbol(long address, long size, String name) {}
 
     /**
-     * A non-zero table value and the function 6.15's rule puts it in ({@code -} for none), every
-     * function name at that function's address (its aliases: {@code __se_sys_sigsuspend} and
-     * {@code sys_sigsuspend}, of which kallsyms may print either), and whether it is in init text.
+     * A non-zero table value and the function 6.15's rule puts it in ({@code -} for none), the
+     * names kallsyms may print for it (every name at that function's address, its aliases:
+     * {@code __se_sys_sigsuspend} and {@code sys_sigsuspend}; those before it where kallsyms
+     * drops the function's own), and whether it is in init text.
      */
     public record Located(long value, String function, Set<String> names, boolean init) {
         public Located {
@@ -218,7 +219,13 @@ public final class KernelTable {
         symbols.sort(Comparator.comparing(FunctionSymbol::address, Long::compareUnsigned)
                 .thenComparing(FunctionSymbol::size, Comparator.reverseOrder())
                 .thenComparing(FunctionSymbol::name));
-        Map<Long, Set<String>> namesAt = symbols.stream()
+        // kallsyms reads System.map, which scripts/mksysmap makes without local labels (".L...")
+        // and mapping symbols ("$..."): ppc64 ELFv1's dot symbol of a function named LZ4_* starts
+        // ".L", so its entries are listed under the name before it.
+        List<FunctionSymbol> listed = symbols.stream()
+                .filter(f -> !f.name().startsWith(".L") && !f.name().startsWith("$"))
+                .toList();
+        Map<Long, Set<String>> namesAt = listed.stream()
                 .collect(Collectors.groupingBy(
                         FunctionSymbol::address, Collectors.mapping(FunctionSymbol::name, Collectors.toSet())));
         // A program that is not a kernel has no init text.
@@ -243,7 +250,9 @@ public final class KernelTable {
             if (in == null) {
                 out.add(new Located(value, "-", Set.of(), init));
             } else {
-                out.add(new Located(value, in.name(), namesAt.get(in.address()), init));
+                FunctionSymbol printed = widestAtOrBelow(listed, in.address());
+                out.add(new Located(
+                        value, in.name(), printed == null ? Set.of() : namesAt.get(printed.address()), init));
             }
         }
         return out;

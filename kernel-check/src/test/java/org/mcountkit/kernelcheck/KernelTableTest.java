@@ -122,6 +122,39 @@ class KernelTableTest {
         assertTrue(Set.of("triple", "thrice").contains(entry.function()), entry::toString);
     }
 
+    /**
+     * A ppc64 ELFv1 kernel's code symbols are dot symbols, and a function named {@code LZ4_*}
+     * gets {@code .LZ4_*}, which System.map (and so kallsyms) drops as a local label: its entry is
+     * listed under the name before it.
+     */
+    @Test
+    void anEntryOfAFunctionKallsymsDropsIsListedUnderTheNameBefore() {
+        Toolchain t = Toolchain.PPC64;
+        Path prog = link(
+                t, """
+                extern char __start___patchable_function_entries[], __stop___patchable_function_entries[];
+                __attribute__((noinline)) int lzo_visible(int x) { return x + 1; }
+                __attribute__((noinline)) int LZ4_hidden(int x) { return x * 7; }
+                int main(void) {
+                    return lzo_visible(1) + LZ4_hidden(2)
+                            + (__stop___patchable_function_entries > __start___patchable_function_entries);
+                }
+                """, List.of("-O2", "-mcall-aixdesc", "-fpatchable-function-entry=2"), List.of("-mcall-aixdesc"));
+        assertTrue(functionNames(t, prog).containsAll(Set.of(".lzo_visible", ".LZ4_hidden")), "dot symbols");
+
+        List<KernelTable.Located> located = KernelTable.read(
+                        prog,
+                        new KernelTable.Bounds(
+                                "__start___patchable_function_entries", "__stop___patchable_function_entries"))
+                .locate(0);
+
+        KernelTable.Located hidden = located.stream()
+                .filter(l -> l.function().equals(".LZ4_hidden"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no entry in .LZ4_hidden: " + located));
+        assertEquals(Set.of(".lzo_visible"), hidden.names());
+    }
+
     /** A 32-bit kernel lives at 0xc0000000 and up, where jelf's ELF32 addresses come sign-extended. */
     @Test
     void aTableAboveTwoGibibytesInAThirtyTwoBitImageIsRead() {
