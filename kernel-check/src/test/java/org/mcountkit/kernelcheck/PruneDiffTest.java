@@ -42,6 +42,25 @@ class PruneDiffTest {
         assertEquals(List.of(), PruneCheck.nameReasons(pruned, diff));
     }
 
+    /** 6.12.95 and later zero the entries in no function themselves: the prune step has none left. */
+    @Test
+    void aTableTheKernelZeroedItselfNeedsNoPruning() {
+        List<KernelTable.Located> located = List.of(
+                new KernelTable.Located(0x10, "a", Set.of("a"), false),
+                new KernelTable.Located(0x30, "b", Set.of("b"), true));
+        PruneKernel zeroed = new PruneKernel(List.of("0000", "0010", "0030"), located, Map.of(), List.of("a"));
+
+        PruneDiff diff = PruneDiff.of(zeroed, zeroed, 2);
+
+        assertEquals(List.of(), diff.zeroed());
+        assertTrue(diff.asTheRulePicks());
+        assertEquals(List.of(), PruneCheck.tableReasons(zeroed, zeroed, diff));
+        PruneKernel none = new PruneKernel(List.of("0010", "0030"), located, Map.of(), List.of("a"));
+        assertEquals(
+                List.of("the prune step zeroed no entry"),
+                PruneCheck.tableReasons(none, none, PruneDiff.of(none, none, 2)));
+    }
+
     @Test
     void aNameThatLostTheLineOfItsCallSiteIsRemovedBad() {
         PruneKernel pruned = new PruneKernel(List.of("0000", "0000", "0030"), LOCATED, Map.of(), List.of());
