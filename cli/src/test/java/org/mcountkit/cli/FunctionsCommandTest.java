@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -62,6 +63,66 @@ class FunctionsCommandTest {
                         Toolchain.X86_64, true, x86, KallsymsTool.LINUX_6_12, "6.12.117", List.of("--absolute-percpu")),
                 Arguments.of(Toolchain.I386, false, i386, KallsymsTool.LINUX_6_1, "6.1.0", List.of("--base-relative")),
                 Arguments.of(Toolchain.I386, false, i386, KallsymsTool.LINUX_6_12, "6.12.117", List.of()));
+    }
+
+    /**
+     * A relocatable kernel linked by ld.lld (ppc64le's clang kernels): the loader fills
+     * {@code kallsyms_relative_base} and every table word from relative relocations, whose words
+     * lld leaves 0 ({@code -z notext}, as the kernel links such a kernel: the tables are read-only
+     * data). The names come from nm, the records' addresses from readelf's relocations.
+     */
+    @Test
+    void aKernelLinkedByLldAsPieIsReadThroughItsRelativeRelocations(@TempDir Path dir) {
+        Toolchain t = Toolchain.X86_64;
+        String lld = "ld.lld-19";
+        assertTrue(Command.available(lld), lld + " is not installed: run bin/test, which installs lld-19");
+        List<String> cflags = List.of("-pg", "-mfentry", "-mrecord-mcount", "-fcf-protection=none", "-fPIE");
+        Path hookObject = KernelImage.fentryHook(dir, t);
+        Path main = t.compile(dir, "main", MAIN.replace("RELEASE", "6.12.117"), cflags);
+        Path strong = t.compile(dir, "strong", STRONG, cflags);
+        Path vmlinux = KernelImage.link(
+                dir,
+                t,
+                List.of(lld, "-pie", "--no-dynamic-linker", "-z", "notext"),
+                true,
+                0x1000000L,
+                KallsymsTool.LINUX_6_12,
+                List.of(),
+                List.of(hookObject, main, strong));
+
+        long start = PruneOracle.symbol(t, vmlinux, "__start_mcount_loc");
+        long stop = PruneOracle.symbol(t, vmlinux, "__stop_mcount_loc");
+        long base = PruneOracle.symbol(t, vmlinux, "kallsyms_relative_base");
+        Map<Long, Long> relative = new TreeMap<>();
+        for (String line : t.run("readelf", "-rW", vmlinux.toString()).lines().toList()) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 4 && f[2].equals("R_X86_64_RELATIVE")) {
+                relative.put(Long.parseUnsignedLong(f[0], 16), Long.parseUnsignedLong(f[3], 16));
+            }
+        }
+        assertTrue(relative.containsKey(base), "kallsyms_relative_base is filled by the loader: " + relative);
+        assertEquals(
+                List.of(0L),
+                TableOracle.addresses(vmlinux, ".init.data").stream().distinct().toList(),
+                "lld leaves the table's words 0");
+        NavigableMap<Long, List<String>> symbols = nmText(t, vmlinux);
+        long initBegin = PruneOracle.symbol(t, vmlinux, "__init_begin");
+        long initEnd = PruneOracle.symbol(t, vmlinux, "__init_end");
+        List<String> expected = new ArrayList<>();
+        for (Map.Entry<Long, Long> r : relative.entrySet()) {
+            long w = r.getValue();
+            if (r.getKey() >= start && r.getKey() < stop && (w < initBegin || w >= initEnd)) {
+                long offset = w - symbols.floorKey(w);
+                expected.add(
+                        offset == 0 ? symbols.floorEntry(w).getValue().get(0) : "__ftrace_invalid_address___" + offset);
+            }
+        }
+        assertEquals(5, expected.size(), expected::toString);
+
+        CliRun run = CliRun.of("functions", "-q", vmlinux.toString());
+
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(expected, run.out().lines().toList());
     }
 
     @ParameterizedTest(name = "{0} {3} {5}")

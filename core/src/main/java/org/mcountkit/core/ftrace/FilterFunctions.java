@@ -60,7 +60,7 @@ public final class FilterFunctions {
                         "a relocatable object (e_type " + vmlinux.file().type() + "): functions reads a linked"
                                 + " vmlinux (give modules after it)");
             }
-            ImageMemory memory = new ImageMemory(vmlinux.file(), IMAGE_SYMBOLS);
+            ImageMemory memory = new ImageMemory(vmlinux, IMAGE_SYMBOLS);
             String releaseSource = "--release";
             KernelRelease kernel;
             if (release.isPresent()) {

@@ -5,11 +5,13 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.core.pipeline.ElfImage;
 
 /**
  * A linked image as the loaded kernel sees it, for the few symbols ftrace's rules read: where a
@@ -19,10 +21,23 @@ import org.mcountkit.core.elf.ElfFile;
 final class ImageMemory {
 
     private final ElfFile file;
+    private final Optional<ElfImage> image;
     private final Map<String, Symbol> symbols = new HashMap<>();
+    private Map<Long, Long> relativeAddends;
 
+    /** The memory of {@code image}, whose ABI tells which dynamic relocations fill a pointer. */
+    ImageMemory(ElfImage image, Set<String> names) {
+        this(image.file(), Optional.of(image), names);
+    }
+
+    /** The memory of a file of no known machine: its pointers are the words as stored. */
     ImageMemory(ElfFile file, Set<String> names) {
+        this(file, Optional.empty(), names);
+    }
+
+    private ImageMemory(ElfFile file, Optional<ElfImage> image, Set<String> names) {
         this.file = file;
+        this.image = image;
         for (Map.Entry<Integer, String> e : file.symbolsNamed(names).entrySet()) {
             Symbol s = file.symbol(e.getKey());
             // A defined symbol wins over an undefined or weak reference of the same name.
@@ -62,6 +77,38 @@ final class ImageMemory {
         throw new InputException(
                 Failure.MALFORMED,
                 String.format("%s (0x%x, %d bytes) lies in no section of the file", what, address, length));
+    }
+
+    /**
+     * The pointer-sized word at {@code address} as the loader leaves it: in a relocatable kernel
+     * the word of a relative dynamic relocation with its own addend holds that addend (lld leaves
+     * the word 0: ppc64le's {@code kallsyms_relative_base} linked by ld.lld).
+     */
+    long pointer(long address, int size, String what) {
+        ByteBuffer bytes = at(address, size, what);
+        long stored = size == 8 ? bytes.getLong(0) : Integer.toUnsignedLong(bytes.getInt(0));
+        return relativeAddends().getOrDefault(address, stored);
+    }
+
+    /** Where relative dynamic relocations with their own addend put an address, and which; read once. */
+    private Map<Long, Long> relativeAddends() {
+        if (relativeAddends == null) {
+            relativeAddends = new HashMap<>();
+            image.ifPresent(known -> {
+                for (Section rs : file.sections()) {
+                    if (!rs.isAlloc() || !rs.isRelocationSection()) {
+                        continue;
+                    }
+                    for (Relocation r : known.relocations(rs)) {
+                        if (r.explicitAddend() && known.abi().isRelative(r.type())) {
+                            relativeAddends.put(
+                                    r.offset(), r.addend() & known.target().addressMask());
+                        }
+                    }
+                }
+            });
+        }
+        return relativeAddends;
     }
 
     /**

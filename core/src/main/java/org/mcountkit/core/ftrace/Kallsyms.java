@@ -99,8 +99,7 @@ public final class Kallsyms {
         Optional<Long> baseAt = memory.address("kallsyms_relative_base");
         if (offsetsAt.isPresent() && baseAt.isPresent()) {
             ByteBuffer offsets = memory.at(offsetsAt.get(), 4L * n, "kallsyms_offsets");
-            ByteBuffer baseBytes = memory.at(baseAt.get(), pointerSize, "kallsyms_relative_base");
-            long base = pointerSize == 8 ? baseBytes.getLong(0) : Integer.toUnsignedLong(baseBytes.getInt(0));
+            long base = memory.pointer(baseAt.get(), pointerSize, "kallsyms_relative_base");
             // With --absolute-percpu (x86_64 SMP), every non-per-CPU symbol is stored negative;
             // without it every offset is an unsigned distance from the base.
             boolean absolutePercpu = false;
@@ -127,9 +126,9 @@ public final class Kallsyms {
             throw new InputException(
                     Failure.MALFORMED, "kallsyms_names without kallsyms_offsets nor kallsyms_addresses");
         }
-        ByteBuffer words = memory.at(absoluteAt.get(), (long) pointerSize * n, "kallsyms_addresses");
+        memory.at(absoluteAt.get(), (long) pointerSize * n, "kallsyms_addresses");
         for (int i = 0; i < n; i++) {
-            addresses[i] = pointerSize == 8 ? words.getLong(8 * i) : Integer.toUnsignedLong(words.getInt(4 * i));
+            addresses[i] = memory.pointer(absoluteAt.get() + (long) pointerSize * i, pointerSize, "kallsyms_addresses");
         }
         return addresses;
     }

@@ -99,13 +99,30 @@ public final class KernelImage {
             KallsymsTool kallsyms,
             List<String> flags,
             List<Path> objects) {
+        return link(dir, toolchain, List.of(toolchain.tool("ld")), wide, textAddress, kallsyms, flags, objects);
+    }
+
+    /**
+     * {@link #link(Path, Toolchain, boolean, long, KallsymsTool, List, List)} with the linker
+     * command {@code linker} ({@code ld.lld-19 -pie}: a relocatable kernel whose pointers the
+     * loader fills from relative relocations, their words left 0 by lld).
+     */
+    public static Path link(
+            Path dir,
+            Toolchain toolchain,
+            List<String> linker,
+            boolean wide,
+            long textAddress,
+            KallsymsTool kallsyms,
+            List<String> flags,
+            List<Path> objects) {
         Path script = Samples.write(dir, "vmlinux.lds", script(textAddress));
         Path tables = null;
         Path image = null;
         for (int pass = 1; pass <= 3; pass++) {
             image = dir.resolve(pass == 3 ? "vmlinux" : ".tmp_vmlinux.kallsyms" + pass);
-            List<String> ld =
-                    new ArrayList<>(List.of(toolchain.tool("ld"), "-T", script.toString(), "-o", image.toString()));
+            List<String> ld = new ArrayList<>(linker);
+            ld.addAll(List.of("-T", script.toString(), "-o", image.toString()));
             objects.forEach(o -> ld.add(o.toString()));
             if (tables != null) {
                 ld.add(tables.toString());
