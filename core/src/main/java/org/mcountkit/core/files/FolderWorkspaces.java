@@ -43,7 +43,7 @@ final class FolderWorkspaces implements Workspaces {
         return new Workspace(lent.parent, lent.directory, () -> release(lent));
     }
 
-    private synchronized void release(Shared shared) throws IOException {
+    private synchronized void release(Shared shared) {
         shared.users--;
         shared.lastUse = ++clock;
         List<Map.Entry<Path, Shared>> idle = new ArrayList<>();
@@ -58,7 +58,12 @@ final class FolderWorkspaces implements Workspaces {
         idle.sort(Comparator.comparingLong(e -> e.getValue().lastUse));
         for (Map.Entry<Path, Shared> e : idle.subList(0, idle.size() - IDLE)) {
             open.remove(e.getKey());
-            e.getValue().remove();
+            try {
+                e.getValue().remove();
+            } catch (IOException failed) {
+                // Not this write's failure (its file is in place): the directory stays as litter,
+                // which the next run in that folder removes.
+            }
         }
     }
 

@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
 
 /**
  * The private directories a killed run left beside a file ({@code .NAME.PID.HEX.mcountkit-tmp},
- * see {@link PrivateDirectory}), found by the next run that replaces the same file. One is
+ * see {@link PrivateDirectory}), found by the next run that replaces the same file, or any file of
+ * the folder (a batch's directory is named after one file and holds others'). One is
  * removed when it is provably a dead run's of this user: its name carries the process id of the
  * run that made it and no such process is alive, and it is a directory of this user that no one
  * else may write. A live process's directory is another run at work, left alone and not
@@ -36,6 +37,10 @@ final class Litter {
             PosixFilePermission.GROUP_EXECUTE,
             PosixFilePermission.OTHERS_WRITE,
             PosixFilePermission.OTHERS_EXECUTE);
+
+    /** Any file's private directory with a process id in its name: {@code .NAME.PID.HEX.mcountkit-tmp}. */
+    private static final Pattern ANY =
+            Pattern.compile("\\..+\\.([0-9]{1,18})\\.[0-9a-f]+" + Pattern.quote(AtomicFile.TEMP_SUFFIX));
 
     private Litter() {}
 
@@ -66,7 +71,18 @@ final class Litter {
         List<Path> left = new ArrayList<>();
         for (Path name : index.candidates(parentPath, parent)) {
             String text = name.toString();
-            if (!text.startsWith(prefix) || name.equals(own)) {
+            if (name.equals(own)) {
+                continue;
+            }
+            if (!text.startsWith(prefix)) {
+                // A killed batch's directory is named after the first file it wrote in the folder
+                // and holds the unfinished files of others: a dead run's of this user goes, quietly.
+                Matcher any = ANY.matcher(text);
+                if (any.matches()
+                        && ProcessHandle.of(Long.parseLong(any.group(1))).isEmpty()
+                        && removeIfOurs(parentPath, parent, name, owner.get())) {
+                    index.removed(parentPath, name);
+                }
                 continue;
             }
             Matcher m = pattern.matcher(text);

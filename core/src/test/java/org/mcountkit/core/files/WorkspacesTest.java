@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -95,6 +96,31 @@ class WorkspacesTest {
                     all.filter(p -> p.getFileName().toString().endsWith(AtomicFile.TEMP_SUFFIX))
                             .count());
         }
+    }
+
+    /**
+     * A batch killed with kill -9 leaves its folder's directory, named after the first file it
+     * wrote there and holding the unfinished files of others: the next write of any file of the
+     * folder removes it, once its process is gone.
+     */
+    @Test
+    void aKilledBatchsDirectoryGoesWithTheNextWriteOfAnyFileInTheFolder() throws Exception {
+        Process finished = new ProcessBuilder("true").start();
+        finished.waitFor();
+        Path litter = Files.createDirectory(
+                dir.resolve(".first.o." + finished.pid() + ".1f2e" + AtomicFile.TEMP_SUFFIX),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.write(litter.resolve("second.o"), new byte[] {7});
+        Path other = Files.write(dir.resolve("third.o"), new byte[] {1});
+
+        AtomicFile.replace(
+                AtomicFile.Existing.of(other),
+                false,
+                channel -> channel.write(ByteBuffer.wrap(new byte[] {3})),
+                WriteRun.single());
+
+        assertEquals(List.of(), privateDirectories());
+        assertArrayEquals(new byte[] {3}, Files.readAllBytes(other));
     }
 
     private List<Path> privateDirectories() throws IOException {
