@@ -31,11 +31,7 @@ record FullSizeCheck(Setup setup, KernelBuild build) implements Check {
         Processes.write(dir.resolve("vmlinux.table"), Initramfs.lines(table));
         String version = Tools.check("make", "-s", "-C", setup.src().toString(), "kernelversion")
                 .strip();
-        String source = Tools.check(
-                "dpkg-query",
-                "-W",
-                "-f=${Package} ${Version}",
-                setup.options().release().sourcePackage());
+        String source = Tools.installedPackage(setup.options().release().sourcePackage());
         FullSizeReport.Inputs inputs = new FullSizeReport.Inputs(
                 setup,
                 version + " from " + source + ", " + build.compiler(),

@@ -13,6 +13,11 @@ final class Tools {
         return Command.check(null, command).stdout();
     }
 
+    /** The installed Debian package {@code name} and its version, as the reports name a source: "linux-source-6.1 6.1.192-1". */
+    static String installedPackage(String name) {
+        return check("dpkg-query", "-W", "-f=${Package} ${Version}", name);
+    }
+
     /** The program's standard output whatever its exit status (readelf -x of a missing section warns, nothing more). */
     static String run(String... command) {
         return Command.run(null, Arrays.asList(command)).stdout();

@@ -117,11 +117,7 @@ abstract sealed class ToolsCheck implements Check permits PerObjectCheck, PerLin
         for (Build kernel : setup.kernels()) {
             boots.put(kernel, new BootLog(Processes.text(setup.dir(kernel).resolve("boot.txt"))));
         }
-        String source = Tools.check(
-                "dpkg-query",
-                "-W",
-                "-f=${Package} ${Version}",
-                setup.options().release().sourcePackage());
+        String source = Tools.installedPackage(setup.options().release().sourcePackage());
         KernelReport.Inputs inputs = new KernelReport.Inputs(
                 setup, version, source, build.compiler(), boots, verifies, objects, diff, failures);
         report.append(KernelReport.text(inputs));
