@@ -115,13 +115,23 @@ class CrashSafetyTest {
         Process run = start(dir, args.toArray(String[]::new));
         int seen = 0;
         List<String> names = new ArrayList<>();
+        // A batch writes every file of the folder through one private directory: its files count.
         while (seen < killAt && run.isAlive()) {
             try (Stream<Path> list = Files.list(dir)) {
                 for (Path p : list.toList()) {
-                    String name = p.getFileName().toString();
-                    if (TEMPORARY.matcher(name).matches() && !names.contains(name)) {
-                        names.add(name);
-                        seen++;
+                    if (!TEMPORARY.matcher(p.getFileName().toString()).matches()) {
+                        continue;
+                    }
+                    try (Stream<Path> inside = Files.list(p)) {
+                        for (Path f : inside.toList()) {
+                            String name = p.getFileName() + "/" + f.getFileName();
+                            if (!names.contains(name)) {
+                                names.add(name);
+                                seen++;
+                            }
+                        }
+                    } catch (IOException gone) {
+                        // Removed between the two listings: the batch has ended.
                     }
                 }
             }
@@ -149,6 +159,7 @@ class CrashSafetyTest {
         for (Path file : files) {
             assertArrayEquals(recorded, Files.readAllBytes(file), file.toString());
         }
+        assertEquals(0, temporaryFiles(dir), "the second run removed the killed batch's private directory");
     }
 
     /**
