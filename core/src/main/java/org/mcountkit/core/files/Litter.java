@@ -1,21 +1,16 @@
 package org.mcountkit.core.files;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributeView;
-import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,12 +26,6 @@ import java.util.regex.Pattern;
  * the name) is left and named, so that it is reported in one line.
  */
 final class Litter {
-
-    private static final Set<PosixFilePermission> OTHERS = EnumSet.of(
-            PosixFilePermission.GROUP_WRITE,
-            PosixFilePermission.GROUP_EXECUTE,
-            PosixFilePermission.OTHERS_WRITE,
-            PosixFilePermission.OTHERS_EXECUTE);
 
     /** Any file's private directory with a process id in its name: {@code .NAME.PID.HEX.mcountkit-tmp}. */
     private static final Pattern ANY =
@@ -122,16 +111,11 @@ final class Litter {
     /** Empties and removes {@code name} if it is this user's private directory; false if it is not or stays. */
     private static boolean removeIfOurs(
             Path parentPath, SecureDirectoryStream<Path> parent, Path name, UserPrincipal owner) {
-        try (SecureDirectoryStream<Path> directory = open(parentPath.resolve(name))) {
-            PosixFileAttributes attributes =
-                    directory.getFileAttributeView(PosixFileAttributeView.class).readAttributes();
-            Object there = parent.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                    .readAttributes()
-                    .fileKey();
-            if (!attributes.isDirectory()
-                    || !attributes.fileKey().equals(there)
-                    || !attributes.owner().equals(owner)
-                    || attributes.permissions().stream().anyMatch(OTHERS::contains)) {
+        // opendir: O_DIRECTORY and O_NONBLOCK, so a FIFO planted at the name fails instead of
+        // blocking; a symlink is followed, and then refused as not the entry the handle sees.
+        try (SecureDirectoryStream<Path> directory = Workspaces.openFolder(parentPath.resolve(name))) {
+            Optional<PosixFileAttributes> attributes = PrivateDirectory.privateEntry(parent, name, directory);
+            if (attributes.isEmpty() || !attributes.get().owner().equals(owner)) {
                 return false;
             }
             for (Path file : directory) {
@@ -147,17 +131,5 @@ final class Litter {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    @SuppressWarnings("StreamResourceLeak") // closed by the caller's try
-    private static SecureDirectoryStream<Path> open(Path path) throws IOException {
-        // opendir: O_DIRECTORY and O_NONBLOCK, so a FIFO planted at the name fails instead of
-        // blocking; a symlink is followed, and then refused as not the entry the handle sees.
-        DirectoryStream<Path> stream = Files.newDirectoryStream(path);
-        if (stream instanceof SecureDirectoryStream<Path> secure) {
-            return secure;
-        }
-        stream.close();
-        throw new IOException("no directory handles");
     }
 }

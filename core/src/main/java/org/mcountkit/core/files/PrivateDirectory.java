@@ -21,6 +21,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.EnumSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -104,21 +105,29 @@ final class PrivateDirectory implements Closeable {
             if (!(stream instanceof SecureDirectoryStream<Path> directory)) {
                 throw new IOException("this platform has no directory handles to replace files safely with");
             }
-            PosixFileAttributes opened =
-                    directory.getFileAttributeView(PosixFileAttributeView.class).readAttributes();
-            Object there = parent.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                    .readAttributes()
-                    .fileKey();
-            if (!opened.isDirectory()
-                    || !opened.fileKey().equals(there)
-                    || opened.permissions().stream().anyMatch(OTHERS::contains)) {
-                throw tampered();
-            }
+            PosixFileAttributes opened = privateEntry(parent, name, directory).orElseThrow(PrivateDirectory::tampered);
             return new PrivateDirectory(parent, name, directory, opened);
         } catch (IOException | RuntimeException e) {
             stream.close();
             throw e;
         }
+    }
+
+    /**
+     * The attributes of the directory {@code opened}, when it is the entry {@code name} of
+     * {@code parent} (not something renamed in since) and no one but its owner may change it.
+     */
+    static Optional<PosixFileAttributes> privateEntry(
+            SecureDirectoryStream<Path> parent, Path name, SecureDirectoryStream<Path> opened) throws IOException {
+        PosixFileAttributes attributes =
+                opened.getFileAttributeView(PosixFileAttributeView.class).readAttributes();
+        Object there = parent.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                .readAttributes()
+                .fileKey();
+        boolean own = attributes.isDirectory()
+                && attributes.fileKey().equals(there)
+                && attributes.permissions().stream().noneMatch(OTHERS::contains);
+        return own ? Optional.of(attributes) : Optional.empty();
     }
 
     /**
