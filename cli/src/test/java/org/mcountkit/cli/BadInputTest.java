@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.elf.MappedElfFile;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * Bad input through the command line: each problem is exactly one stderr line

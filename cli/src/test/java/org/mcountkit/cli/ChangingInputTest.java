@@ -31,10 +31,10 @@ import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.pipeline.RaceWindows;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.RacingWriters;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * Another process changes the input of {@code record} at the two moments where a change could

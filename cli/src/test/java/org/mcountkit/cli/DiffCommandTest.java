@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.KernelImage;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.KernelImage;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code mcountkit diff} between two kernel-like x86_64 images built from one source with a

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.testkit.Samples;
 
 /**
  * One line per failing file: the sample object that also draws a warning (its

@@ -11,8 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.KernelImage;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.KernelImage;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code mcountkit explain} on a kernel-like x86_64 image (tables by the kernel's own

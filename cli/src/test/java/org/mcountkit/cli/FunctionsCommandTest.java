@@ -15,13 +15,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.KallsymsTool;
-import org.mcountkit.core.testkit.KernelImage;
-import org.mcountkit.core.testkit.PruneOracle;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.KallsymsTool;
+import org.mcountkit.testkit.KernelImage;
+import org.mcountkit.testkit.PruneOracle;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code mcountkit functions} on kernel-like images whose kallsyms tables the kernel's own

@@ -39,8 +39,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.Section;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * Hostile input, field by field: real objects from three compilers (x86_64 ELF64 RELA, i386

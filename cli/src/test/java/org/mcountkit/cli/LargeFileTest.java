@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.Readelf;
-import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.SparseElf;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Readelf;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * An object of over 4 GiB, its symbols, relocations and code past 4 GiB (a sparse copy of a real

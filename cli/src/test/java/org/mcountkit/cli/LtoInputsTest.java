@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * gcc {@code -flto} objects: ELF holding the compiler's intermediate code in {@code .gnu.lto_*}

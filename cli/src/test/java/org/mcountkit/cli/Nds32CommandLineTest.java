@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.arch.nds32.Nds32Objects;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The nds32 backend through the command line, found by the service loader like any plug-in:

@@ -13,9 +13,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
 import picocli.CommandLine;
 
 /**

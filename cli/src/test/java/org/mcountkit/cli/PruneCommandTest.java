@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.PruneOracle;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.PruneOracle;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * {@code prune} on programs where a strong {@code pick} overrides a weak one (objects recorded one

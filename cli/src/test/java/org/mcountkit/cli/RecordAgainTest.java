@@ -15,7 +15,7 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code recordmcount} run again on the object it recorded prints what the first run printed:

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.testkit.Command;
+import org.mcountkit.testkit.Command;
 
 /**
  * The build server seen from a client on its socket: it proves itself first, with the number the

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * riscv64 and linker relaxation, the reason for post-link tables: objects recorded one by one and

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.testkit.Samples;
 
 /**
  * Output that cannot be written is an error: each command that prints, run in a JVM of its own

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The symlink-swap attack on {@code record}: root records {@code obj.o} in a world-writable,

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.Objdump;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Objdump;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * {@code table} on linked x86_64 and aarch64 programs (gcc -pg, linked with glibc and an assembly

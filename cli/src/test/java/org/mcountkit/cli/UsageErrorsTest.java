@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.testkit.Samples;
 
 /**
  * Command lines that cannot mean what they say are usage errors (exit 2, one line and where to

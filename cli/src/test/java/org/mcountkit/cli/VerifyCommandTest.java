@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Images;
-import org.mcountkit.core.testkit.Readelf;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Readelf;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * {@code verify} on x86_64 and aarch64 programs whose objects were recorded one by one and then

@@ -13,9 +13,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Section;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.KernelImage;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.KernelImage;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code verify} on kernel-like x86_64 images (kallsyms by the kernel's own tool, table by gcc):
@@ -57,7 +57,7 @@ class VerifyKernelTableTest {
     }
 
     private static long[] table(Path image) {
-        return org.mcountkit.core.testkit.TableOracle.addresses(image, ".init.data").stream()
+        return org.mcountkit.testkit.TableOracle.addresses(image, ".init.data").stream()
                 .mapToLong(Long::longValue)
                 .toArray();
     }

@@ -34,8 +34,8 @@ import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.pipeline.RaceWindows;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.RacingWriters;
+import org.mcountkit.testkit.Command;
 
 /**
  * The four writers ({@code record}, {@code patch}, {@code prune}, {@code table -o}) replace a file

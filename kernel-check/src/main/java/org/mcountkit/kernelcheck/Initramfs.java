@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.mcountkit.core.testkit.Command;
+import org.mcountkit.testkit.Command;
 
 /**
  * The initramfs images the --prune and --modules boots run: Debian's busybox-static for the

@@ -11,9 +11,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.mcountkit.api.Section;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.PruneOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.PruneOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * A linked kernel's ftrace table read without mcountkit's reader: symbols from binutils' nm, the

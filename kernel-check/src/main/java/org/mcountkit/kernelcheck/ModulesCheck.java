@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * --modules: per module of the mcountkit kernel, its table entries (from the .ko, through jelf) and

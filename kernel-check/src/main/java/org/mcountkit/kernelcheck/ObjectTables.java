@@ -11,8 +11,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.mcountkit.api.Section;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * One object's {@code __mcount_loc} as binutils and jelf see it, and how two builds' copies of an

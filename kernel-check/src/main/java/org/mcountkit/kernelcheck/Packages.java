@@ -3,7 +3,7 @@ package org.mcountkit.kernelcheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.mcountkit.core.testkit.Command;
+import org.mcountkit.testkit.Command;
 
 /** The Debian packages a run needs, installed when missing. */
 final class Packages {

@@ -1,7 +1,7 @@
 package org.mcountkit.kernelcheck;
 
 import java.util.Arrays;
-import org.mcountkit.core.testkit.Command;
+import org.mcountkit.testkit.Command;
 
 /** Short runs of host tools (readelf, nm, dpkg-query) through the testkit's {@link Command}. */
 final class Tools {

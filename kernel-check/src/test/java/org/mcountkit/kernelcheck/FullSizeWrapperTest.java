@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.ReferenceRecordMcount;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.ReferenceRecordMcount;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * fullsize-wrapper.sh, the --config build's scripts/recordmcount, run as Kbuild runs it (from the

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.Command;
+import org.mcountkit.testkit.Command;
 
 /**
  * kcinit.c compiled as a run compiles it, by the cross gcc of each machines.conf row whose init is

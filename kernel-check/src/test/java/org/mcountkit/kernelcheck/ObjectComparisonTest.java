@@ -12,9 +12,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Section;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.Readelf;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.Readelf;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The per-object comparison on objects gcc compiles with {@code -mrecord-mcount} (a table as the

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Toolchain;
 
 /** The pieces the reports are made of, each on the text it reads: boot output, tables, scripts. */
 class ReportPartsTest {

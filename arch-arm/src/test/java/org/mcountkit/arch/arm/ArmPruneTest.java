@@ -9,8 +9,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.testkit.Toolchain;
 import org.mcountkit.core.testkit.WeakOverride;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link Mcountkit#prune} on ARM and Thumb-2 programs in which a strong {@code pick} overrides a

@@ -18,13 +18,13 @@ import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.ReferenceRecordMcount;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.SiteText;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.ReferenceRecordMcount;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.SiteText;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code record} on ARM and Thumb {@code -pg} objects from Debian's armhf (ARMv7, Thumb-2) and armel

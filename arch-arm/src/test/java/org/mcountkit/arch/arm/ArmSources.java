@@ -1,9 +1,9 @@
 package org.mcountkit.arch.arm;
 
 import java.util.List;
-import org.mcountkit.core.testkit.KernelLikeSource;
-import org.mcountkit.core.testkit.NostdlibLink;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.KernelLikeSource;
+import org.mcountkit.testkit.NostdlibLink;
+import org.mcountkit.testkit.Toolchain;
 
 /** C sources the ARM tests compile. */
 final class ArmSources {

@@ -15,8 +15,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.EncodingException;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.Toolchain;
 
 /** The patch encodings, checked by round trip and against binutils' disassembler. */
 class Arm64EncodingsTest {

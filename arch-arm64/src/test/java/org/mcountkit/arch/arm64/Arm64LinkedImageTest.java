@@ -26,12 +26,12 @@ import org.mcountkit.core.output.JsonReportWriter;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.testkit.CodeCheck;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * Executables linked against glibc (libc6-dev-arm64-cross): their tables hold addresses, which

@@ -19,11 +19,12 @@ import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.PruneResult;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.PruneOracle;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.testkit.PrunedImage;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.PruneOracle;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link Mcountkit#prune} on an AArch64 PIE whose {@code -pg} objects mcountkit recorded, where a
@@ -139,7 +140,7 @@ class Arm64PruneTest {
         List<Long> wordsAfter = TableOracle.addresses(image, "__mcount_loc");
         assertEquals(applyDynamicRelocs ? expected : Collections.nCopies(before.size(), 0L), wordsAfter);
         assertEquals("pick 3 zeros 1 sorted 1", run(image), "the loaded table keeps the zero");
-        PruneOracle.assertPrunedAndStable(mcountkit, image, before.size());
+        PrunedImage.assertStable(mcountkit, image, before.size());
     }
 
     /**
@@ -192,6 +193,6 @@ class Arm64PruneTest {
         List<Long> expected = new ArrayList<>(List.of(0L));
         entries.stream().filter(a -> !dead.contains(a)).sorted().forEach(expected::add);
         assertEquals(expected, TableOracle.addresses(kernel, ".init.data"), "zeros first, then the rest ascending");
-        PruneOracle.assertPrunedAndStable(mcountkit, kernel, entries.size());
+        PrunedImage.assertStable(mcountkit, kernel, entries.size());
     }
 }

@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.mcountkit.core.testkit.Clang;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Clang;
+import org.mcountkit.testkit.Toolchain;
 
 /** The AArch64 compilers the tests run, little- and big-endian. */
 enum Compiler {

@@ -2,9 +2,9 @@ package org.mcountkit.arch.arm64;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.ObjdumpCode.Instruction;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.ObjdumpCode.Instruction;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The oracle for code: {@code aarch64-linux-gnu-objdump -dr -z} (zeroes shown, so literal pools

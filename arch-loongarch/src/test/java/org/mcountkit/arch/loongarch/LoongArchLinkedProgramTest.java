@@ -21,7 +21,7 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * Freestanding LoongArch programs that count their own traced calls, run under qemu-loongarch64:

@@ -15,9 +15,9 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.KernelRecordMcount;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.KernelRecordMcount;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * {@code record} against Linux 6.12's own C recordmcount, which knows EM_LOONGARCH but counts only

@@ -14,7 +14,7 @@ import org.mcountkit.api.Diagnostic;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * {@code record} on objects clang-19 compiles for LoongArch with {@code -pg}: every site is where

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Samples;
 
 /**
  * Debian 12 has no LoongArch gcc; LLVM 19 (clang-19, ld.lld-19, llvm-objdump-19) compiles, links

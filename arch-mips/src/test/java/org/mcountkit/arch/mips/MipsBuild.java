@@ -3,8 +3,8 @@ package org.mcountkit.arch.mips;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.mcountkit.core.testkit.NostdlibLink;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.NostdlibLink;
+import org.mcountkit.testkit.Toolchain;
 
 /** A MIPS compiler with its kernel flags, as the linked-program tests compile and link with it. */
 enum MipsBuild {

@@ -2,9 +2,9 @@ package org.mcountkit.arch.mips;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.ObjdumpCode.Instruction;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.ObjdumpCode.Instruction;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The oracle for code: the toolchain's {@code objdump -drz} (with {@code -z}, since objdump

@@ -25,7 +25,7 @@ import org.mcountkit.api.Endian;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The bytes {@code patch} writes, read back by binutils' disassembler: {@code jal} to the ends of

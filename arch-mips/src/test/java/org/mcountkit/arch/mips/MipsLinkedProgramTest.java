@@ -25,10 +25,10 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.testkit.ObjdumpCode;
 import org.mcountkit.core.testkit.PatchRoundTrip;
 import org.mcountkit.core.testkit.TableAssembly;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * {@code -pg} programs linked {@code -nostdlib} with a local {@code _mcount}, from the four MIPS

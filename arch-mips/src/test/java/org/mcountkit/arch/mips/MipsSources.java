@@ -1,6 +1,6 @@
 package org.mcountkit.arch.mips;
 
-import org.mcountkit.core.testkit.KernelLikeSource;
+import org.mcountkit.testkit.KernelLikeSource;
 
 /** C sources the MIPS tests compile. */
 final class MipsSources {

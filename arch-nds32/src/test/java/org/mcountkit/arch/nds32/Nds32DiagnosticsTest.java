@@ -20,8 +20,8 @@ import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.SiteText;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.SiteText;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * What nds32 objects are warned about, as on riscv: sections the linker may relax (an enabled

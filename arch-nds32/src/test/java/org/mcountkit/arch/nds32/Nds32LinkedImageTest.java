@@ -15,7 +15,7 @@ import org.mcountkit.api.Endian;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code list} on linked nds32 images, where per-object offsets are stale and the final code is

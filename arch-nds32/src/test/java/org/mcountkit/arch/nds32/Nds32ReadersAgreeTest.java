@@ -15,7 +15,8 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.MappedElfFile;
-import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.core.testkit.JelfAsElfFile;
+import org.mcountkit.testkit.JelfElfFile;
 
 /**
  * The project's reader and jelf see the same nds32 files, field by field: the builder's objects
@@ -42,7 +43,7 @@ class Nds32ReadersAgreeTest {
     }
 
     private static void assertSame(Path object) throws IOException {
-        ElfFile jelf = new JelfElfFile(object);
+        ElfFile jelf = new JelfAsElfFile(object);
         ElfFile mine = MappedElfFile.open(object);
         assertEquals(jelf.target(), mine.target(), "target");
         assertEquals(jelf.type(), mine.type(), "e_type");

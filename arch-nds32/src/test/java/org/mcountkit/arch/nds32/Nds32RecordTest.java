@@ -26,10 +26,10 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.SiteText;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.testkit.JelfAsElfFile;
+import org.mcountkit.testkit.SiteText;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code list} and {@code record} on nds32le and nds32be {@code -pg} objects built from the ABI
@@ -115,7 +115,7 @@ class Nds32RecordTest {
         assertEquals(wanted, decoded, readelf);
 
         // The raw entries, read with the file's byte order by hand: r_offset, r_info, r_addend.
-        ElfFile jelf = new JelfElfFile(object);
+        ElfFile jelf = new JelfAsElfFile(object);
         Section rela = jelf.sections().stream()
                 .filter(s -> s.name().equals(".rela__mcount_loc"))
                 .findFirst()
@@ -148,7 +148,7 @@ class Nds32RecordTest {
 
         mcountkit.record(object, RecordOptions.DEFAULT);
 
-        ElfFile jelf = new JelfElfFile(object);
+        ElfFile jelf = new JelfAsElfFile(object);
         Section mysec = jelf.sections().stream()
                 .filter(s -> s.name().equals(".mysec"))
                 .findFirst()

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The relocation table against binutils' own: an object with one relocation of every type the

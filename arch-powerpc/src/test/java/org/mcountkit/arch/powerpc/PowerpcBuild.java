@@ -3,8 +3,8 @@ package org.mcountkit.arch.powerpc;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.mcountkit.core.testkit.NostdlibLink;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.NostdlibLink;
+import org.mcountkit.testkit.Toolchain;
 
 /** A PowerPC compiler, its flags and the hook written for its ABI, as the linked-program tests use them. */
 enum PowerpcBuild {

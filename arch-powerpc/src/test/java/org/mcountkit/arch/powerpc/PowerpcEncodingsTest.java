@@ -24,7 +24,7 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The bytes {@code patch} writes, read back by binutils' disassembler: {@code bl} forwards and

@@ -27,11 +27,11 @@ import org.mcountkit.core.TableEntry;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.PatchRoundTrip;
-import org.mcountkit.core.testkit.Samples;
 import org.mcountkit.core.testkit.TableAssembly;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * {@code -pg} programs linked {@code -nostdlib} with a stub {@code _mcount}: {@code list} finds

@@ -12,9 +12,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.SiteText;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.SiteText;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code list} names each site of a ppc64 object by its function, as objdump labels the code.

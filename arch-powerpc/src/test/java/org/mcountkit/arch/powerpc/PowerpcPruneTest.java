@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.testkit.PruneOracle;
 import org.mcountkit.core.testkit.WeakOverride;
+import org.mcountkit.testkit.PruneOracle;
 
 /**
  * {@link Mcountkit#prune} on 32-bit, ELFv1 and little-endian ELFv2 programs in which a strong

@@ -1,6 +1,6 @@
 package org.mcountkit.arch.powerpc;
 
-import org.mcountkit.core.testkit.KernelLikeSource;
+import org.mcountkit.testkit.KernelLikeSource;
 
 /** C sources the PowerPC tests compile. */
 final class PowerpcSources {

@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.mcountkit.core.testkit.Clang;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Clang;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Toolchain;
 
 /** The RISC-V compilers the tests run: gcc for RV64GC and RV32GC, clang for RV64GC. */
 enum Compiler {

@@ -3,9 +3,9 @@ package org.mcountkit.arch.riscv;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.ObjdumpCode.Instruction;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.ObjdumpCode.Instruction;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The oracle for code: {@code riscv64-linux-gnu-objdump -dr} parsed by {@link ObjdumpCode}

@@ -16,10 +16,10 @@ import org.mcountkit.api.Section;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.testkit.CodeCheck;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The backend's decoder and classifier on linked code, read the way objdump reads it: whole

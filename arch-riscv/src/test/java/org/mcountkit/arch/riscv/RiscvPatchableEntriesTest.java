@@ -15,10 +15,10 @@ import org.mcountkit.api.SiteSource;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.SiteText;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.SiteText;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * {@code -fpatchable-function-entry=2} and {@code =4,2} objects (what riscv kernels build with

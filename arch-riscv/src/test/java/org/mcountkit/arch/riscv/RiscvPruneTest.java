@@ -8,9 +8,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.testkit.NostdlibLink;
-import org.mcountkit.core.testkit.Toolchain;
 import org.mcountkit.core.testkit.WeakOverride;
+import org.mcountkit.testkit.NostdlibLink;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link Mcountkit#prune} on riscv64 programs in which a strong {@code pick} overrides a weak one

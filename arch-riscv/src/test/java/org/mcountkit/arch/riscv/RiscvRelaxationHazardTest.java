@@ -17,10 +17,10 @@ import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.SiteText;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.SiteText;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * The RISC-V hazard, reproduced with riscv64-linux-gnu-ld: a table recorded per object stops

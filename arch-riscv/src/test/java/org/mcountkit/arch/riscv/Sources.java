@@ -5,7 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.testkit.Samples;
 
 /** C and assembly sources the riscv tests build. No libc: {@link #START} and {@link #MCOUNT} stand in. */
 final class Sources {

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The oracle for code: {@code s390x-linux-gnu-objdump -dr}. s390 relocations apply to an

@@ -3,10 +3,10 @@ package org.mcountkit.arch.s390;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.mcountkit.core.testkit.KernelLikeSource;
-import org.mcountkit.core.testkit.NostdlibLink;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.KernelLikeSource;
+import org.mcountkit.testkit.NostdlibLink;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /** C sources the s390x tests compile, and the ways gcc instruments them. */
 final class S390Sources {

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.ObjdumpCode.Instruction;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.ObjdumpCode.Instruction;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The oracle for code: {@code sh4-linux-gnu-objdump -drz} (zero words shown, not elided), read by

@@ -21,9 +21,9 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.testkit.JelfAsElfFile;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The words {@code patch} writes into the code gcc's {@code -pg} leaves, placed at kernel-like
@@ -93,7 +93,7 @@ class ShEncodingsTest {
     private byte[] functionCode(Endian endian) {
         Path source = Samples.write(dir, "f.c", "int f(int x) { return x * 7; }\n");
         Path object = Toolchain.SH4.compile(source, dir.resolve("f.o"), "-pg", endian == Endian.BIG ? "-mb" : "-ml");
-        ElfFile elf = new JelfElfFile(object);
+        ElfFile elf = new JelfAsElfFile(object);
         ByteBuffer text = elf.bytes(elf.section(".text").orElseThrow());
         byte[] bytes = new byte[text.limit()];
         text.get(0, bytes);

@@ -22,10 +22,10 @@ import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.output.FindingText;
 import org.mcountkit.core.testkit.PatchRoundTrip;
-import org.mcountkit.core.testkit.ReferenceRecordMcount;
 import org.mcountkit.core.testkit.TableAssembly;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.ReferenceRecordMcount;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code -pg} programs linked {@code -nostdlib} with a local {@code mcount} that counts its calls,

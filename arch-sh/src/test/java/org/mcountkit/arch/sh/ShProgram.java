@@ -7,12 +7,13 @@ import java.util.List;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.NostdlibLink;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.testkit.JelfAsElfFile;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.NostdlibLink;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link ShSources#PROGRAM} linked {@code -nostdlib} with {@link ShSources#HOOK}, little-endian
@@ -46,7 +47,7 @@ final class ShProgram {
 
     /** The little-endian word at {@code address} of a linked image. */
     static long word(Path image, long address) {
-        ElfFile elf = new JelfElfFile(image);
+        ElfFile elf = new JelfAsElfFile(image);
         for (Section s : elf.sections()) {
             if (s.isAlloc()
                     && s.type() == Section.SHT_PROGBITS

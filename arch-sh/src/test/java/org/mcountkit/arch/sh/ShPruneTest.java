@@ -10,10 +10,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.testkit.PruneOracle;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
 import org.mcountkit.core.testkit.WeakOverride;
+import org.mcountkit.testkit.PruneOracle;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link Mcountkit#prune} on SH-4 programs in which a strong {@code pick} overrides a weak one

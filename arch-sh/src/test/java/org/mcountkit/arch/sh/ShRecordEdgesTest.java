@@ -20,12 +20,12 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.ReferenceRecordMcount;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.SiteText;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.ReferenceRecordMcount;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.SiteText;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * Where mcountkit and Debian's C recordmcount part on SH, each difference named, and the forms

@@ -1,6 +1,6 @@
 package org.mcountkit.arch.sh;
 
-import org.mcountkit.core.testkit.KernelLikeSource;
+import org.mcountkit.testkit.KernelLikeSource;
 
 /** C and assembly sources the SH tests build. */
 final class ShSources {

@@ -11,8 +11,8 @@ import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.core.testkit.JelfAsElfFile;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * {@code __mcount_loc} of SH objects, read through jelf. SH relocations are RELA but
@@ -29,7 +29,7 @@ final class ShTables {
 
     /** Each entry as the module loader places it: symbol + word + addend. */
     static List<TableOracle.Entry> entries(Path object) {
-        ElfFile elf = new JelfElfFile(object);
+        ElfFile elf = new JelfAsElfFile(object);
         List<TableOracle.Entry> entries = new ArrayList<>();
         Section rela = elf.section(".rela__mcount_loc").orElseThrow();
         ByteBuffer words =
@@ -44,7 +44,7 @@ final class ShTables {
 
     /** The bytes of {@code object} with each table addend moved into its word: gas's form of the same table. */
     static byte[] addendsInWords(Path object) throws IOException {
-        ElfFile elf = new JelfElfFile(object);
+        ElfFile elf = new JelfAsElfFile(object);
         ByteOrder order = elf.target().endian().order();
         ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(object)).order(order);
         Section rela = elf.section(".rela__mcount_loc").orElseThrow();

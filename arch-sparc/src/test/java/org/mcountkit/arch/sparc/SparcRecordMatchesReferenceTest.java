@@ -16,11 +16,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.ObjdumpCode;
-import org.mcountkit.core.testkit.ReferenceRecordMcount;
-import org.mcountkit.core.testkit.SiteText;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.ObjdumpCode;
+import org.mcountkit.testkit.ReferenceRecordMcount;
+import org.mcountkit.testkit.SiteText;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * {@code record} on sparc64 {@code -pg} objects from Debian's cross compiler, built as the kernel

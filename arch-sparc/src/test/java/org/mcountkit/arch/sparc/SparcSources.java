@@ -3,10 +3,10 @@ package org.mcountkit.arch.sparc;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.mcountkit.core.testkit.KernelLikeSource;
-import org.mcountkit.core.testkit.NostdlibLink;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.KernelLikeSource;
+import org.mcountkit.testkit.NostdlibLink;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /** C sources the sparc64 tests compile, and how the kernel compiles them. */
 final class SparcSources {

@@ -23,9 +23,9 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.Outcome;
 import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.Objdump;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Objdump;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * Another Java tool using mcountkit as a library: only the api, core and this backend's jar are

@@ -14,8 +14,8 @@ import org.mcountkit.api.Severity;
 import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code list} on user-space programs built with plain {@code gcc -pg}: glibc's {@code mcount}

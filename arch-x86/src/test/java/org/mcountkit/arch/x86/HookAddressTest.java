@@ -18,11 +18,11 @@ import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.ReferenceRecordMcount;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.ReferenceRecordMcount;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * References to the hook that are not calls: its address taken in code ({@code mov $HOOK}) and

@@ -26,11 +26,11 @@ import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.output.RefusalText;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Images;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link Mcountkit#patch} through the library, on x86 programs and objects gcc built: objdump

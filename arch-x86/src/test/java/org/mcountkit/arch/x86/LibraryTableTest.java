@@ -24,11 +24,11 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableEntry;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
-import org.mcountkit.core.testkit.Objdump;
-import org.mcountkit.core.testkit.Readelf;
-import org.mcountkit.core.testkit.SiteText;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Objdump;
+import org.mcountkit.testkit.Readelf;
+import org.mcountkit.testkit.SiteText;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link Mcountkit#table} and {@link Mcountkit#writeTable} through the library, on programs gcc

@@ -16,8 +16,8 @@ import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.output.FindingText;
 import org.mcountkit.core.testkit.Images;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link Mcountkit#verify} through the library, on x86_64 programs whose {@code __mcount_loc} gcc

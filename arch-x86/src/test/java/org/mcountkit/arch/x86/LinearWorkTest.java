@@ -20,8 +20,8 @@ import org.mcountkit.core.pipeline.ElfImage;
 import org.mcountkit.core.pipeline.SiteScan;
 import org.mcountkit.core.pipeline.UntracedCallNopper;
 import org.mcountkit.core.testkit.CountingElfFile;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * Finding sites and NOPing the calls in untraced sections reads each symbol and relocation a

@@ -20,10 +20,10 @@ import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.output.FindingText;
-import org.mcountkit.core.testkit.Command;
 import org.mcountkit.core.testkit.Images;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link Mcountkit#verify} on x86_64 programs built with {@code gcc -pg -mfentry -mrecord-mcount

@@ -21,10 +21,11 @@ import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.PruneResult;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.Verification;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.PruneOracle;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.testkit.PrunedImage;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.PruneOracle;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link Mcountkit#prune} on x86 programs in which a strong {@code pick} overrides a weak one, so
@@ -127,7 +128,7 @@ class PruneTest {
             assertEquals(List.of(), relocations);
             assertEquals(0, result.relocationsNeutralised());
         }
-        PruneOracle.assertPrunedAndStable(mcountkit, image, before.size());
+        PrunedImage.assertStable(mcountkit, image, before.size());
         assertEquals((long) word * before.size(), stop - start);
     }
 
@@ -166,7 +167,7 @@ class PruneTest {
             expected.add(pruned);
         }
         assertEquals(expected, TableOracle.addressesBySection(image, "__mcount_loc"));
-        PruneOracle.assertPrunedAndStable(mcountkit, image, all.size());
+        PrunedImage.assertStable(mcountkit, image, all.size());
     }
 
     private static boolean isSorted(List<Long> words) {

@@ -19,9 +19,9 @@ import org.mcountkit.api.Severity;
 import org.mcountkit.core.FileReport;
 import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@code record} against the compiler's own table: each source is compiled twice, once plain

@@ -22,13 +22,13 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.MappedElfFile;
 import org.mcountkit.core.testkit.AppendedLayout;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.ManySections;
-import org.mcountkit.core.testkit.ManySections.Kind;
-import org.mcountkit.core.testkit.Readelf;
-import org.mcountkit.core.testkit.ReferenceRecordMcount;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.ManySections;
+import org.mcountkit.testkit.ManySections.Kind;
+import org.mcountkit.testkit.Readelf;
+import org.mcountkit.testkit.ReferenceRecordMcount;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * record end to end on objects with more sections than e_shnum can count (what an {@code ld -r}

@@ -21,11 +21,11 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.pipeline.CodeReader;
 import org.mcountkit.core.pipeline.SiteState;
 import org.mcountkit.core.testkit.CodeCheck;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * x86_64 programs compiled with {@code -pg -mfentry} and linked against glibc with an assembly

@@ -14,8 +14,8 @@ import org.mcountkit.api.ElfMachine;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.Endian;
 import org.mcountkit.core.testkit.CodeCheck;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /** nopLength reads gas's padding ({@code .nops 1} to {@code .nops 15}) with objdump's instruction boundaries. */
 class X86NopsTest {

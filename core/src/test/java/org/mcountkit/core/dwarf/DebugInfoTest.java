@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.pipeline.ElfFiles;
-import org.mcountkit.core.testkit.Clang;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Clang;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * {@link DebugInfo} on programs gcc and clang compiled with {@code -g} (DWARF 4 and 5, clang's

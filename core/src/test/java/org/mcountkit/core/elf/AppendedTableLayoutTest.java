@@ -21,9 +21,9 @@ import org.mcountkit.core.files.AtomicFile;
 import org.mcountkit.core.pipeline.BaseSymbols;
 import org.mcountkit.core.pipeline.TracedSections;
 import org.mcountkit.core.testkit.AppendedLayout;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.TableOracle;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.TableOracle;
 
 /**
  * The writer alone, on every kind of object the compilers make: appending __mcount_loc and its

@@ -5,7 +5,7 @@ import java.util.stream.Stream;
 import org.mcountkit.api.ElfClass;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.Section;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The object kinds the installed compilers make, with the ELF facts each must have: ELF32 and

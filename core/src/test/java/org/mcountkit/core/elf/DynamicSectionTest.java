@@ -18,9 +18,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The {@code .dynamic} reader against {@code readelf -d} on PIEs gcc links (without a C

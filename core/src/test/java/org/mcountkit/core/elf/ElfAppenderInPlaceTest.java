@@ -16,7 +16,7 @@ import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.files.AtomicFile;
-import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.testkit.Samples;
 
 /**
  * An in-place edit, as patch makes: the new file is the old one with the patched bytes and the

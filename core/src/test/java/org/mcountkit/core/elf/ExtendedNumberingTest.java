@@ -28,13 +28,13 @@ import org.mcountkit.core.files.AtomicFile;
 import org.mcountkit.core.pipeline.BaseSymbols;
 import org.mcountkit.core.pipeline.FunctionIndex;
 import org.mcountkit.core.testkit.AppendedLayout;
-import org.mcountkit.core.testkit.Command;
-import org.mcountkit.core.testkit.ManySections;
-import org.mcountkit.core.testkit.ManySections.Kind;
-import org.mcountkit.core.testkit.Objdump;
-import org.mcountkit.core.testkit.Readelf;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.ManySections;
+import org.mcountkit.testkit.ManySections.Kind;
+import org.mcountkit.testkit.Objdump;
+import org.mcountkit.testkit.Readelf;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * Extended section numbering (gABI: e_shnum 0 with the count in section 0's sh_size,

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.Samples;
 
 /**
  * The project's reader and jelf, an independent second reader, must see the same target,

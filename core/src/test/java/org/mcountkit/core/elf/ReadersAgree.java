@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.mcountkit.api.Section;
-import org.mcountkit.core.testkit.JelfElfFile;
+import org.mcountkit.testkit.JelfElfFile;
 
 /** The comparison of the project's reader with jelf, field by field. */
 final class ReadersAgree {

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mcountkit.api.RelocationInfo;
 import org.mcountkit.api.Section;
-import org.mcountkit.core.testkit.Samples;
+import org.mcountkit.testkit.Samples;
 
 /**
  * A file over 2 GiB is read through overlapping mapped windows. Here the windows are shrunk to

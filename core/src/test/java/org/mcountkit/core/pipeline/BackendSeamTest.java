@@ -45,11 +45,12 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
-import org.mcountkit.core.testkit.JelfElfFile;
-import org.mcountkit.core.testkit.Samples;
-import org.mcountkit.core.testkit.SiteText;
-import org.mcountkit.core.testkit.TableOracle;
-import org.mcountkit.core.testkit.Toolchain;
+import org.mcountkit.core.testkit.JelfAsElfFile;
+import org.mcountkit.testkit.JelfElfFile;
+import org.mcountkit.testkit.Samples;
+import org.mcountkit.testkit.SiteText;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 import org.mockito.ArgumentCaptor;
 import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
@@ -129,7 +130,7 @@ class BackendSeamTest {
     void compile() {
         object = Toolchain.X86_64.compile(
                 Samples.write(dir, "seam.c", SOURCE), dir.resolve("seam.o"), "-pg", "-mfentry");
-        references = hookReferencesInCode(new JelfElfFile(object));
+        references = hookReferencesInCode(new JelfAsElfFile(object));
         when(backend.abi(any())).thenReturn(ABI);
         lenient()
                 .when(backend.functionAddress(any(), any()))

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.elf.ElfFile;
+import org.mcountkit.testkit.JelfElfFile;
 
 /**
  * Reads and corrupts linked images at places found with jelf (not the project's reader): a table
@@ -21,7 +22,7 @@ public final class Images {
 
     /** Writes a pointer-sized word at {@code offset} of section {@code section}. */
     public static void putWord(Path image, String section, long offset, long value) {
-        ElfFile elf = new JelfElfFile(image);
+        ElfFile elf = new JelfAsElfFile(image);
         Section s = elf.sections().stream()
                 .filter(x -> x.name().equals(section))
                 .findFirst()

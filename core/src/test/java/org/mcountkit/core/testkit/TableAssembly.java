@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.mcountkit.core.Table;
 import org.mcountkit.core.output.TableAsmWriter;
+import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.Samples;
 
 /**
  * A table as {@code table --format asm} writes it, put through the machine's own assembler: the

@@ -27,6 +27,10 @@ import org.mcountkit.core.Table;
 import org.mcountkit.core.TableFormat;
 import org.mcountkit.core.TableOptions;
 import org.mcountkit.core.Verification;
+import org.mcountkit.testkit.NostdlibLink;
+import org.mcountkit.testkit.PruneOracle;
+import org.mcountkit.testkit.TableOracle;
+import org.mcountkit.testkit.Toolchain;
 
 /**
  * The prune check of the backends that link {@code -nostdlib} programs ({@link NostdlibLink}): a
@@ -246,7 +250,7 @@ public final class WeakOverride {
                         .map(PruneOracle.RelocationLine::type)
                         .toList());
         assertEquals(relocationsBefore.containsKey(dead.get(0)) ? 1 : 0, result.relocationsNeutralised());
-        PruneOracle.assertPrunedAndStable(mcountkit, image, before.size());
+        PrunedImage.assertStable(mcountkit, image, before.size());
         return image;
     }
 

@@ -1,4 +1,4 @@
-package org.mcountkit.core.testkit;
+package org.mcountkit.testkit;
 
 /**
  * The C every backend's kernel-like test source starts with: a static, a global, an init, a cold

@@ -1,4 +1,4 @@
-package org.mcountkit.core.testkit;
+package org.mcountkit.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

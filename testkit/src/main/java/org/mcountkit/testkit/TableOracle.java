@@ -1,4 +1,4 @@
-package org.mcountkit.core.testkit;
+package org.mcountkit.testkit;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -9,7 +9,6 @@ import java.util.Map;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Symbol;
-import org.mcountkit.core.elf.ElfFile;
 
 /**
  * Reads a table of code pointers ({@code __mcount_loc}, {@code __patchable_function_entries})
@@ -33,7 +32,7 @@ public final class TableOracle {
 
     /** Entries of every section named {@code table} of a relocatable object, in file order; NONE relocations are none. */
     public static List<Entry> entries(Path object, String table) {
-        ElfFile elf = new JelfElfFile(object);
+        JelfElfFile elf = new JelfElfFile(object);
         List<Entry> entries = new ArrayList<>();
         int word = elf.target().pointerSize();
         for (Section rs : elf.sections()) {
@@ -108,7 +107,7 @@ public final class TableOracle {
 
     /** The words of each section named {@code table} of a linked image, a list per section in file order. */
     public static List<List<Long>> addressesBySection(Path image, String table) {
-        ElfFile elf = new JelfElfFile(image);
+        JelfElfFile elf = new JelfElfFile(image);
         List<List<Long>> sections = new ArrayList<>();
         int word = elf.target().pointerSize();
         for (Section s : elf.sections()) {

@@ -1,20 +1,10 @@
-package org.mcountkit.core.testkit;
+package org.mcountkit.testkit;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.mcountkit.core.Mcountkit;
-import org.mcountkit.core.PruneOptions;
-import org.mcountkit.core.PruneResult;
-import org.mcountkit.core.Verification;
 
 /**
  * Linux 6.15's rule for table entries, read with binutils only: an entry is dead when it lies
@@ -55,27 +45,6 @@ public final class PruneOracle {
             """;
 
     private PruneOracle() {}
-
-    /**
-     * After one prune that zeroed one of {@code entriesBefore} entries: verify finds nothing
-     * outside a function and nothing bad, one zero, the rest checked; a second prune changes and
-     * writes nothing and leaves the file byte-identical.
-     */
-    public static void assertPrunedAndStable(Mcountkit mcountkit, Path image, int entriesBefore) throws IOException {
-        Verification v = mcountkit.verify(image);
-        assertEquals(List.of(), v.outsideFunction());
-        assertEquals(List.of(), v.findings());
-        assertEquals(1, v.zeros());
-        assertEquals(entriesBefore - 1, v.checked());
-
-        byte[] pruned = Files.readAllBytes(image);
-        PruneResult again = mcountkit.prune(image, PruneOptions.DEFAULT);
-
-        assertFalse(again.changes());
-        assertFalse(again.written());
-        assertEquals(List.of(), again.zeroed());
-        assertArrayEquals(pruned, Files.readAllBytes(image), "a second prune is byte-identical");
-    }
 
     /** The non-zero {@code entries} no sized t/T/W symbol of {@code nm -S image} covers, in order. */
     public static List<Long> outsideFunctions(Toolchain toolchain, Path image, List<Long> entries) {

@@ -1,4 +1,4 @@
-package org.mcountkit.core.testkit;
+package org.mcountkit.testkit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
