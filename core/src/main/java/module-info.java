@@ -1,8 +1,8 @@
 /**
  * The mcountkit library: {@link org.mcountkit.core.Mcountkit} and its options and results, and the
  * report writers of {@code org.mcountkit.core.output}. The other packages ({@code elf}, {@code files},
- * {@code pipeline}, {@code postlink}, {@code batch}) are internal and not exported: neither the
- * command line nor a backend needs them (a backend speaks only {@code org.mcountkit.api}).
+ * {@code image}, {@code scan}, {@code backends}, {@code pipeline}, {@code postlink}, {@code batch}
+ * and the rest) are internal and not exported: neither the command line nor a backend needs them (a backend speaks only {@code org.mcountkit.api}).
  */
 module org.mcountkit.core {
     // The facade returns api records and takes an ArchBackend list, and withLog takes an slf4j Logger:

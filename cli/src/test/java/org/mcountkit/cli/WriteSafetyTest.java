@@ -33,7 +33,7 @@ import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.RecordOptions;
-import org.mcountkit.core.pipeline.RaceWindows;
+import org.mcountkit.core.image.RaceWindows;
 import org.mcountkit.core.testkit.RacingWriters;
 import org.mcountkit.testkit.Command;
 

@@ -14,7 +14,7 @@ import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Endian;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
-import org.mcountkit.core.pipeline.SiteState;
+import org.mcountkit.core.scan.SiteState;
 import org.mcountkit.core.testkit.CodeCheck;
 
 /**

@@ -24,11 +24,11 @@ import org.mcountkit.core.FunctionList;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.KernelRelease;
 import org.mcountkit.core.RecordFate;
+import org.mcountkit.core.backends.Backends;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.ElfFiles;
-import org.mcountkit.core.pipeline.ElfImage;
-import org.mcountkit.core.pipeline.Sites;
+import org.mcountkit.core.image.ElfFiles;
+import org.mcountkit.core.image.ElfImage;
+import org.mcountkit.core.scan.Sites;
 
 /**
  * Answers why a function is or is not in {@code available_filter_functions}: from vmlinux's

@@ -13,8 +13,8 @@ import org.mcountkit.core.FunctionList;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.KernelRelease;
 import org.mcountkit.core.RecordFate;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.backends.Backends;
+import org.mcountkit.core.image.ElfImage;
 import org.mcountkit.core.postlink.TableWords;
 
 /**

@@ -11,7 +11,7 @@ import org.mcountkit.api.Symbol;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.image.ElfImage;
 
 /**
  * A linked image as the loaded kernel sees it, for the few symbols ftrace's rules read: where a

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
-import org.mcountkit.core.pipeline.IoReason;
+import org.mcountkit.core.image.IoReason;
 
 /**
  * The options a kernel was configured with ({@code .config}: {@code CONFIG_X=y}), where known:

@@ -18,7 +18,7 @@ import org.mcountkit.core.FunctionList;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.KernelFiles;
 import org.mcountkit.core.RecordFate;
-import org.mcountkit.core.pipeline.Backends;
+import org.mcountkit.core.backends.Backends;
 
 /**
  * Compares the traceable sets of two kernels: the lines each lists after boot (invalid records

@@ -15,13 +15,13 @@ import org.mcountkit.core.FileInputException;
 import org.mcountkit.core.FtraceRecord;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.RecordFate;
+import org.mcountkit.core.backends.Backends;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.ElfImage;
-import org.mcountkit.core.pipeline.RelocatedEntry;
-import org.mcountkit.core.pipeline.TableSites;
+import org.mcountkit.core.image.ElfImage;
+import org.mcountkit.core.scan.RelocatedEntry;
+import org.mcountkit.core.scan.TableSites;
 
 /**
  * A module's records, as {@code ftrace_module_init()} makes them when the module loads: its

@@ -10,9 +10,9 @@ import org.mcountkit.core.FtraceRecord;
 import org.mcountkit.core.FunctionList;
 import org.mcountkit.core.KernelTableCheck;
 import org.mcountkit.core.RecordFate;
+import org.mcountkit.core.backends.Backends;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.ElfFiles;
+import org.mcountkit.core.image.ElfFiles;
 import org.mcountkit.core.postlink.TableWords;
 
 /**

@@ -2,6 +2,9 @@ package org.mcountkit.core.pipeline;
 
 import java.nio.file.Path;
 import org.mcountkit.core.FileReport;
+import org.mcountkit.core.backends.Backends;
+import org.mcountkit.core.image.ElfImage;
+import org.mcountkit.core.scan.Sites;
 import org.slf4j.Logger;
 import org.slf4j.helpers.NOPLogger;
 

@@ -9,6 +9,10 @@ import org.mcountkit.api.Instruction;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.SiteSource;
+import org.mcountkit.core.image.ElfImage;
+import org.mcountkit.core.image.HookSymbols;
+import org.mcountkit.core.image.TracedSections;
+import org.mcountkit.core.scan.FoundSite;
 
 /**
  * The hook calls in untraced sections that an earlier {@code record} (or the kernel's tool) turned

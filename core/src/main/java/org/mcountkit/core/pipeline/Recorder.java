@@ -24,6 +24,12 @@ import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.elf.SectionSymbolInserter;
 import org.mcountkit.core.files.AtomicFile;
 import org.mcountkit.core.files.WriteRun;
+import org.mcountkit.core.image.ElfFiles;
+import org.mcountkit.core.image.ElfImage;
+import org.mcountkit.core.image.IoReason;
+import org.mcountkit.core.scan.FoundSite;
+import org.mcountkit.core.scan.SiteScan;
+import org.mcountkit.core.scan.SlimLto;
 
 /**
  * Appends {@code __mcount_loc} to a relocatable object in place, as the kernel's recordmcount

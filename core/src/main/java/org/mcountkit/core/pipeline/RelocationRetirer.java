@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
 import org.mcountkit.core.elf.ElfAppender;
+import org.mcountkit.core.image.ElfImage;
 
 /**
  * Retypes to the machine's NONE type every relocation that would write into bytes turned into a

@@ -3,6 +3,8 @@ package org.mcountkit.core.pipeline;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.mcountkit.core.files.AtomicFile;
+import org.mcountkit.core.image.ElfFiles;
+import org.mcountkit.core.image.IoReason;
 
 /**
  * What record, patch and prune do around their edit of one file: resolve it once (refusing a

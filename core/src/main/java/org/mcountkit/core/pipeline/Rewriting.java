@@ -1,5 +1,7 @@
 package org.mcountkit.core.pipeline;
 
+import org.mcountkit.core.backends.Backends;
+import org.mcountkit.core.image.RaceWindows;
 import org.slf4j.Logger;
 
 /**

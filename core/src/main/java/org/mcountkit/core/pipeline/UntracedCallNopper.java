@@ -7,6 +7,8 @@ import org.mcountkit.api.EncodingException;
 import org.mcountkit.api.Section;
 import org.mcountkit.api.Severity;
 import org.mcountkit.core.elf.ElfAppender;
+import org.mcountkit.core.image.ElfImage;
+import org.mcountkit.core.scan.FoundSite;
 
 /**
  * Turns hook calls in sections that must not be traced into the backend's NOP and retires every

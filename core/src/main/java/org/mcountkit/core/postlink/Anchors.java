@@ -10,7 +10,7 @@ import org.mcountkit.api.CallSite;
 import org.mcountkit.api.Symbol;
 import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
-import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.image.ElfImage;
 
 /**
  * The symbols {@code table --anchor} names, as one linked image defines them: a site's entry is

@@ -27,18 +27,18 @@ import org.mcountkit.core.PatchResult;
 import org.mcountkit.core.elf.ElfAppender;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.files.AtomicFile;
-import org.mcountkit.core.pipeline.CallTargets;
-import org.mcountkit.core.pipeline.CodeReader;
-import org.mcountkit.core.pipeline.ElfFiles;
-import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.image.ElfFiles;
+import org.mcountkit.core.image.ElfImage;
+import org.mcountkit.core.image.RaceWindows;
 import org.mcountkit.core.pipeline.Millis;
-import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.RelocationRetirer;
 import org.mcountkit.core.pipeline.Rewrite;
 import org.mcountkit.core.pipeline.Rewriting;
-import org.mcountkit.core.pipeline.SiteState;
-import org.mcountkit.core.pipeline.Sites;
-import org.mcountkit.core.pipeline.TableSites;
+import org.mcountkit.core.scan.CallTargets;
+import org.mcountkit.core.scan.CodeReader;
+import org.mcountkit.core.scan.SiteState;
+import org.mcountkit.core.scan.Sites;
+import org.mcountkit.core.scan.TableSites;
 
 /**
  * Rewrites every recorded site of a file to the backend's NOP or to its call, as ftrace does at

@@ -24,14 +24,14 @@ import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.FileBytes;
 import org.mcountkit.core.elf.McountLocSections;
 import org.mcountkit.core.files.AtomicFile;
-import org.mcountkit.core.pipeline.ElfFiles;
-import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.image.ElfFiles;
+import org.mcountkit.core.image.ElfImage;
+import org.mcountkit.core.image.RaceWindows;
 import org.mcountkit.core.pipeline.Millis;
-import org.mcountkit.core.pipeline.RaceWindows;
 import org.mcountkit.core.pipeline.RelocationRetirer;
 import org.mcountkit.core.pipeline.Rewrite;
 import org.mcountkit.core.pipeline.Rewriting;
-import org.mcountkit.core.pipeline.TableSites;
+import org.mcountkit.core.scan.TableSites;
 
 /**
  * Gives a linked image's {@code __mcount_loc} table what Linux 6.15's {@code scripts/sorttable}

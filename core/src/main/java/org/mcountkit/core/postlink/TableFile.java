@@ -13,8 +13,8 @@ import org.mcountkit.core.Failure;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.files.AtomicFile;
 import org.mcountkit.core.files.ChangedFileException;
-import org.mcountkit.core.pipeline.IoReason;
-import org.mcountkit.core.pipeline.RaceWindows;
+import org.mcountkit.core.image.IoReason;
+import org.mcountkit.core.image.RaceWindows;
 
 /**
  * Writes a table to its output file, which is never one of the inputs (the same file through any

@@ -17,7 +17,7 @@ import org.mcountkit.core.elf.DynamicSection;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.RelocationWriter;
-import org.mcountkit.core.pipeline.ElfImage;
+import org.mcountkit.core.image.ElfImage;
 
 /**
  * The relocations into the tables {@link Pruner} reorders, rewritten to follow the values: a

@@ -11,8 +11,8 @@ import org.mcountkit.core.InputException;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.ElfLayout;
 import org.mcountkit.core.elf.McountLocSections;
-import org.mcountkit.core.pipeline.ElfImage;
-import org.mcountkit.core.pipeline.TableSites;
+import org.mcountkit.core.image.ElfImage;
+import org.mcountkit.core.scan.TableSites;
 
 /**
  * The site tables of a linked image as the loaded program sees them: {@code __mcount_loc} and

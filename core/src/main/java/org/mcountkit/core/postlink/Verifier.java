@@ -18,20 +18,20 @@ import org.mcountkit.api.Severity;
 import org.mcountkit.core.InputException;
 import org.mcountkit.core.Verification;
 import org.mcountkit.core.Verification.Problem;
+import org.mcountkit.core.backends.Backends;
 import org.mcountkit.core.elf.ElfFile;
 import org.mcountkit.core.elf.McountLocSections;
-import org.mcountkit.core.pipeline.Backends;
-import org.mcountkit.core.pipeline.CallTargets;
-import org.mcountkit.core.pipeline.CodeReader;
-import org.mcountkit.core.pipeline.ElfFiles;
-import org.mcountkit.core.pipeline.ElfImage;
-import org.mcountkit.core.pipeline.FoundSite;
+import org.mcountkit.core.image.ElfFiles;
+import org.mcountkit.core.image.ElfImage;
+import org.mcountkit.core.image.TracedSections;
 import org.mcountkit.core.pipeline.Millis;
-import org.mcountkit.core.pipeline.RelocatedEntry;
-import org.mcountkit.core.pipeline.SiteScan;
-import org.mcountkit.core.pipeline.SiteState;
-import org.mcountkit.core.pipeline.TableSites;
-import org.mcountkit.core.pipeline.TracedSections;
+import org.mcountkit.core.scan.CallTargets;
+import org.mcountkit.core.scan.CodeReader;
+import org.mcountkit.core.scan.FoundSite;
+import org.mcountkit.core.scan.RelocatedEntry;
+import org.mcountkit.core.scan.SiteScan;
+import org.mcountkit.core.scan.SiteState;
+import org.mcountkit.core.scan.TableSites;
 import org.slf4j.Logger;
 
 /**
@@ -47,7 +47,7 @@ import org.slf4j.Logger;
  *
  * <p>An entry whose bytes are right but which lies inside no function is reported apart, as
  * outside a function: when a weak function is overridden the linker keeps its code and its table
- * entry but drops its symbol. "Inside a function" is {@link org.mcountkit.core.pipeline.FunctionIndex#inFunction}: a sized
+ * entry but drops its symbol. "Inside a function" is {@link org.mcountkit.core.image.FunctionIndex#inFunction}: a sized
  * {@code STT_FUNC} symbol covers it, or one starts within the NOPs at the entry; Linux 6.15's
  * {@code scripts/sorttable} zeroes the entries its own reading of {@code nm -S} puts in no
  * function, and ftrace skips the zeros.

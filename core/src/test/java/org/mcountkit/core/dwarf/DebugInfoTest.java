@@ -16,7 +16,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.elf.ElfFile;
-import org.mcountkit.core.pipeline.ElfFiles;
+import org.mcountkit.core.image.ElfFiles;
 import org.mcountkit.testkit.Clang;
 import org.mcountkit.testkit.Samples;
 import org.mcountkit.testkit.Toolchain;

@@ -37,6 +37,8 @@ import org.mcountkit.core.FileReport;
 import org.mcountkit.core.PatchMode;
 import org.mcountkit.core.PatchOptions;
 import org.mcountkit.core.PatchResult;
+import org.mcountkit.core.backends.Backends;
+import org.mcountkit.core.image.RaceWindows;
 import org.mcountkit.core.postlink.Patcher;
 import org.mcountkit.testkit.JelfElfFile;
 import org.mcountkit.testkit.Samples;

@@ -7,9 +7,9 @@ import org.mcountkit.api.ArchBackend;
 import org.mcountkit.api.Code;
 import org.mcountkit.api.ElfTarget;
 import org.mcountkit.api.InstructionSet;
-import org.mcountkit.core.pipeline.CallTargets;
-import org.mcountkit.core.pipeline.CodeReader;
-import org.mcountkit.core.pipeline.SiteState;
+import org.mcountkit.core.scan.CallTargets;
+import org.mcountkit.core.scan.CodeReader;
+import org.mcountkit.core.scan.SiteState;
 
 /**
  * Core's reading of a backend's decoder ({@link CodeReader}) on bytes a test holds: code at
