@@ -39,6 +39,12 @@ public final class KernelCheck {
             machine = machines.get(options.arch())
                     .orElseThrow(() -> new Options.UsageException(
                             "kernel-check: unknown ARCH '" + options.arch() + "'\n" + Options.USAGE));
+            String refusal = machine.clangRefusals().get(options.release());
+            if (options.cc().equals("clang") && refusal != null) {
+                throw new Options.UsageException(
+                        "kernel-check: Linux " + options.release().version() + " does not build " + options.arch()
+                                + " with clang-19: " + refusal);
+            }
         } catch (Options.UsageException e) {
             System.err.println(e.getMessage());
             return 2;

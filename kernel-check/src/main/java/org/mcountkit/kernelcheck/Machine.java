@@ -7,7 +7,8 @@ import java.util.Map;
  * One row of {@code machines.conf}: how to configure, build and boot a kernel for one ARCH of
  * {@code bin/kernel-check}. {@code enables} and {@code disables} hold each release's whole list:
  * the row's enable (disable) options, and for a release other than the default its own
- * enable-RELEASE (disable-RELEASE) ones after them.
+ * enable-RELEASE (disable-RELEASE) ones after them. {@code clangRefusals}: the releases Linux does not
+ * build this machine with clang-19 at all, each with why.
  */
 public record Machine(
         String arch,
@@ -29,7 +30,8 @@ public record Machine(
         String busyboxArch,
         String libcPackage,
         String perLinkRecipe,
-        boolean moduleInitFreed) {
+        boolean moduleInitFreed,
+        Map<Release, String> clangRefusals) {
 
     /** The /init of the --modules and --prune initramfs. */
     public enum Init {
@@ -49,6 +51,7 @@ public record Machine(
             }
         }
         values = Map.copyOf(values);
+        clangRefusals = Map.copyOf(clangRefusals);
     }
 
     /** The options set y on top of the configuration when building {@code release}. */

@@ -43,14 +43,15 @@ public final class Machines {
     private final Map<String, Machine> rows;
 
     /**
-     * The row keys: {@code common}, and per release {@code enable} and {@code disable} with its
-     * suffix ("enable" for the default release, "enable-6.12").
+     * The row keys: {@code common}, and per release {@code enable}, {@code disable} and
+     * {@code no-clang} with its suffix ("enable" for the default release, "enable-6.12").
      */
     private static Set<String> keys(String... common) {
         Set<String> keys = new LinkedHashSet<>(Arrays.asList(common));
         for (Release release : Release.values()) {
             keys.add("enable" + release.suffix());
             keys.add("disable" + release.suffix());
+            keys.add("no-clang" + release.suffix());
         }
         return Set.copyOf(keys);
     }
@@ -129,7 +130,20 @@ public final class Machines {
                 keys.get("busybox-arch"),
                 keys.get("libc-package"),
                 recipe(arch, keys.get("per-link-recipe")),
-                moduleInit(arch, keys.get("module-init")));
+                moduleInit(arch, keys.get("module-init")),
+                clangRefusals(keys));
+    }
+
+    /** The releases whose no-clang key gives a reason, with it. */
+    private static Map<Release, String> clangRefusals(Map<String, String> keys) {
+        Map<Release, String> refusals = new EnumMap<>(Release.class);
+        for (Release release : Release.values()) {
+            String reason = keys.get("no-clang" + release.suffix());
+            if (!reason.isEmpty()) {
+                refusals.put(release, reason);
+            }
+        }
+        return refusals;
     }
 
     /**

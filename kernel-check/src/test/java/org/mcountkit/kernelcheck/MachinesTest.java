@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -196,6 +197,22 @@ class MachinesTest {
         String bad = row("busybox", "amd64", "").replace("module-init = freed", "module-init = sometimes");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Machines.parse(bad));
         assertEquals("machines.conf: [toy] module-init is freed or kept, not sometimes", e.getMessage());
+    }
+
+    @Test
+    void clangIsRefusedWhereLinuxDoesNotBuildWithIt() {
+        Machine sparc = machines.get("sparc64").orElseThrow();
+        Machine ppc64 = machines.get("ppc64").orElseThrow();
+
+        assertEquals(
+                Set.of(Release.LINUX_6_1, Release.LINUX_6_12),
+                sparc.clangRefusals().keySet());
+        assertTrue(sparc.clangRefusals().get(Release.LINUX_6_1).contains("-fcall-used-g7"));
+        assertEquals(Set.of(Release.LINUX_6_1), ppc64.clangRefusals().keySet(), "6.12 builds ppc64 as ELFv2");
+        for (String arch : List.of("x86_64", "i386", "arm64", "arm", "arm-thumb2", "mips", "mips64", "ppc64le")) {
+            assertEquals(Map.of(), machines.get(arch).orElseThrow().clangRefusals(), arch);
+        }
+        assertEquals(2, KernelCheck.run(List.of("--cc", "clang", "sparc64"), Path.of("."), Map.of()));
     }
 
     @Test
