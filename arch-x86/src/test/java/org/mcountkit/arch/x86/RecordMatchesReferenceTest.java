@@ -18,6 +18,7 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.testkit.AppendedLayout;
 import org.mcountkit.testkit.Command;
+import org.mcountkit.testkit.KernelLikeSource;
 import org.mcountkit.testkit.ReferenceRecordMcount;
 import org.mcountkit.testkit.Samples;
 import org.mcountkit.testkit.Toolchain;
@@ -30,27 +31,21 @@ import org.mcountkit.testkit.Toolchain;
  */
 class RecordMatchesReferenceTest {
 
-    private static final String SOURCE = """
-            extern int ext(int);
-            static __attribute__((noinline)) int s_helper(int x) { return ext(x) + 1; }
-            int g_func(int x) { return s_helper(x) * 2; }
-            __attribute__((section(".init.text"))) int init_func(int x) { return ext(x + 5); }
-            __attribute__((cold, noinline)) int rarely(int x) { return ext(x ^ 7); }
-            int g2(int x) { return g_func(x) + (x > 100 ? rarely(x) : 0); }
-            """;
     /** Weak functions may share .text with others, which gives the section a usable base symbol. */
     private static final String WEAK = "int __attribute__((weak)) w_func(int x) { return ext(x - 1); }\n";
+    /** The kernel-like functions without the weak one, whose section then has no usable base symbol. */
+    private static final String SOURCE = KernelLikeSource.FUNCTIONS.replace(WEAK, "");
 
     @TempDir
     Path dir;
 
     static Stream<Arguments> builds() {
         return Stream.of(
-                Arguments.of(Toolchain.X86_64, SOURCE + WEAK, new String[] {"-pg", "-mfentry"}),
-                Arguments.of(Toolchain.X86_64, SOURCE + WEAK, new String[] {"-pg"}),
+                Arguments.of(Toolchain.X86_64, KernelLikeSource.FUNCTIONS, new String[] {"-pg", "-mfentry"}),
+                Arguments.of(Toolchain.X86_64, KernelLikeSource.FUNCTIONS, new String[] {"-pg"}),
                 Arguments.of(Toolchain.X86_64, SOURCE, new String[] {"-pg", "-mfentry", "-ffunction-sections"}),
-                Arguments.of(Toolchain.I386, SOURCE + WEAK, new String[] {"-pg", "-mfentry"}),
-                Arguments.of(Toolchain.I386, SOURCE + WEAK, new String[] {"-pg"}),
+                Arguments.of(Toolchain.I386, KernelLikeSource.FUNCTIONS, new String[] {"-pg", "-mfentry"}),
+                Arguments.of(Toolchain.I386, KernelLikeSource.FUNCTIONS, new String[] {"-pg"}),
                 Arguments.of(Toolchain.I386, SOURCE, new String[] {"-pg", "-ffunction-sections"}));
     }
 
