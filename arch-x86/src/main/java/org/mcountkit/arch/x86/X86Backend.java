@@ -120,9 +120,7 @@ public final class X86Backend extends AbstractArchBackend {
      * accept x86_64's too) and the 6-byte one {@code patch} writes over a 6-byte call.
      */
     private static final byte[][] X86_64_SITE_NOPS = {
-        X86Encodings.X86_64.nop(LARGE_MODEL_LENGTH),
-        X86Encodings.X86_64.nop(CALL_REL32_LENGTH),
-        X86Encodings.X86_64.nop(RELAXED_GOT_CALL_LENGTH)
+        X86Encodings.X86_64.nop(CALL_REL32_LENGTH), X86Encodings.X86_64.nop(RELAXED_GOT_CALL_LENGTH)
     };
 
     private static final byte[][] I386_SITE_NOPS = {

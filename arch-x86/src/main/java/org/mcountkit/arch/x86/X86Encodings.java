@@ -6,9 +6,7 @@ import org.mcountkit.api.PatchEncodings;
 /**
  * x86 patch encodings: the 5-byte {@code call rel32} and the NOPs the kernel writes over it
  * ({@code x86_nops[5]}: {@code nopl 0x0(%rax,%rax,1)} on x86_64; {@code ds lea 0x0(%esi,%eiz,1),%esi}
- * on i386). Other lengths use the recommended multi-byte NOPs of Intel's SDM (NOP instruction);
- * a site longer than the longest of them ({@code -mcmodel=large}'s 13 bytes) gets several, longest
- * first, as GNU as's {@code .nops} fills a gap: patch rewrites files at rest, never code that runs.
+ * on i386). Other lengths use the recommended multi-byte NOPs of Intel's SDM (NOP instruction).
  */
 enum X86Encodings implements PatchEncodings {
     X86_64(new byte[] {0x0f, 0x1f, 0x44, 0x00, 0x00}),
@@ -24,7 +22,6 @@ enum X86Encodings implements PatchEncodings {
         {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00},
         {0x0f, 0x1f, (byte) 0x80, 0x00, 0x00, 0x00, 0x00},
         {0x0f, 0x1f, (byte) 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
-        {0x66, 0x0f, 0x1f, (byte) 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
     };
 
     private final byte[] nop5;
@@ -43,16 +40,10 @@ enum X86Encodings implements PatchEncodings {
         if (length == X86Backend.CALL_REL32_LENGTH) {
             return nop5.clone();
         }
-        if (length < 1) {
-            throw new EncodingException("no x86 NOP of " + length + " bytes");
+        if (length < 1 || length >= MULTI_BYTE_NOPS.length) {
+            throw new EncodingException("no single x86 NOP of " + length + " bytes");
         }
-        byte[] out = new byte[length];
-        for (int at = 0; at < length; ) {
-            byte[] nop = MULTI_BYTE_NOPS[Math.min(length - at, MULTI_BYTE_NOPS.length - 1)];
-            System.arraycopy(nop, 0, out, at, nop.length);
-            at += nop.length;
-        }
-        return out;
+        return MULTI_BYTE_NOPS[length].clone();
     }
 
     /**
@@ -69,9 +60,6 @@ enum X86Encodings implements PatchEncodings {
             System.arraycopy(call, 0, prefixed, 1, call.length);
             return prefixed;
         }
-        if (this == X86_64 && length == X86Backend.LARGE_MODEL_LENGTH) {
-            return largeModelCall(targetAddress);
-        }
         return PatchEncodings.super.call(siteAddress, targetAddress, length);
     }
 
@@ -84,21 +72,5 @@ enum X86Encodings implements PatchEncodings {
         }
         int d = (int) displacement;
         return new byte[] {(byte) X86Backend.CALL_REL32, (byte) d, (byte) (d >> 8), (byte) (d >> 16), (byte) (d >> 24)};
-    }
-
-    /** {@code movabs $target,%r10; call *%r10}: the large code model's call, absolute, so it reaches anywhere. */
-    private static byte[] largeModelCall(long target) {
-        byte[] out = new byte[X86Backend.LARGE_MODEL_LENGTH];
-        int at = 0;
-        for (int b : X86Backend.MOVABS_R10) {
-            out[at++] = (byte) b;
-        }
-        for (int i = 0; i < Long.BYTES; i++) {
-            out[at++] = (byte) (target >>> (8 * i));
-        }
-        for (int b : X86Backend.CALL_R10) {
-            out[at++] = (byte) b;
-        }
-        return out;
     }
 }

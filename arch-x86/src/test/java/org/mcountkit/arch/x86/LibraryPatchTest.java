@@ -98,46 +98,6 @@ class LibraryPatchTest {
         assertArrayEquals(linked, Files.readAllBytes(image));
     }
 
-    /**
-     * gcc's {@code -mcmodel=large} site is {@code movabs $__fentry__,%r10; call *%r10}, 13 bytes,
-     * longer than any single NOP: patch fills it with two (9 and 4 bytes), the program still runs,
-     * a second NOP patch finds the sites NOPs already, and the call patch writes back the linked
-     * bytes.
-     */
-    @Test
-    void largeModelSitesTakeTwoNopsAndComeBack() throws IOException {
-        X86Program p = new X86Program(Toolchain.X86_64, dir);
-        Path image = p.link(
-                "prog",
-                p.compile("prog", X86Program.MAIN, "-pg", "-mfentry", "-mcmodel=large", "-fno-pic", "-mrecord-mcount"),
-                p.hook("__fentry__"));
-        byte[] linked = Files.readAllBytes(image);
-        String before = Command.check(dir, "objdump", "-d", image.toString()).stdout();
-
-        PatchResult nop = mcountkit.patch(image, NOP);
-        String noped = Command.check(dir, "objdump", "-d", image.toString()).stdout();
-        PatchResult again = mcountkit.patch(image, NOP);
-        String sum = Command.check(dir, image.toString()).stdout();
-        PatchResult call = mcountkit.patch(image, CALL);
-
-        long largeCalls = before.lines().filter(l -> l.contains("call   *%r10")).count();
-        assertEquals(5, largeCalls, before);
-        assertEquals(5, nop.patched());
-        assertEquals(0, noped.lines().filter(l -> l.contains("call   *%r10")).count(), noped);
-        assertEquals(5, nineByteNops(noped) - nineByteNops(before), "a 9-byte NOP more per site");
-        assertEquals(0, again.patched());
-        assertEquals(5, again.unchanged());
-        assertEquals("sum 44\n", sum);
-        assertEquals(5, call.patched());
-        assertArrayEquals(linked, Files.readAllBytes(image));
-    }
-
-    private static long nineByteNops(String objdump) {
-        return objdump.lines()
-                .filter(l -> l.contains("66 0f 1f 84 00 00 00") && l.contains("nopw   0x0(%rax,%rax,1)"))
-                .count();
-    }
-
     /** File offsets of bytes that differ between {@code a} and {@code b} outside the 5 bytes of each site. */
     private static List<Long> changedOutside(Path image, List<Long> sites, byte[] a, byte[] b) {
         List<Long> sitesInFile =
