@@ -1,5 +1,7 @@
 package org.mcountkit.api;
 
+import java.util.Objects;
+
 /**
  * An instruction set a machine's code can be in, where it has more than one (ARM's A32 and
  * Thumb): the one {@link ArchBackend#decode} reads a {@link Code} in and
@@ -11,6 +13,10 @@ public record InstructionSet(String name) {
 
     /** The machine's only instruction set, or the one code is in unless a backend says otherwise. */
     public static final InstructionSet DEFAULT = new InstructionSet("default");
+
+    public InstructionSet {
+        Objects.requireNonNull(name, "name");
+    }
 
     // Written out because every scan compares sets: a record's own equals and hashCode are built
     // through method handles at their first call, which took a tenth of a one-call record's CPU on

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * bin/kernel-check: builds a small Linux 6.1 (or 6.12) kernel whose ftrace tables come from
@@ -39,11 +40,9 @@ public final class KernelCheck {
             machine = machines.get(options.arch())
                     .orElseThrow(() -> new Options.UsageException(
                             "kernel-check: unknown ARCH '" + options.arch() + "'\n" + Options.USAGE));
-            String refusal = machine.clangRefusals().get(options.release());
-            if (options.cc().equals("clang") && refusal != null) {
-                throw new Options.UsageException(
-                        "kernel-check: Linux " + options.release().version() + " does not build " + options.arch()
-                                + " with clang-19: " + refusal);
+            Optional<String> refusal = refusal(options, machine);
+            if (refusal.isPresent()) {
+                throw new Options.UsageException(refusal.get());
             }
         } catch (Options.UsageException e) {
             System.err.println(e.getMessage());
@@ -58,6 +57,16 @@ public final class KernelCheck {
             System.err.println("kernel-check: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** Why this run cannot build at all: clang on a machine the release does not build with it. */
+    static Optional<String> refusal(Options options, Machine machine) {
+        String reason = machine.clangRefusals().get(options.release());
+        if (!options.cc().equals("clang") || reason == null) {
+            return Optional.empty();
+        }
+        return Optional.of("kernel-check: Linux " + options.release().version() + " does not build " + options.arch()
+                + " with clang-19: " + reason);
     }
 
     private boolean check() {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -212,7 +213,14 @@ class MachinesTest {
         for (String arch : List.of("x86_64", "i386", "arm64", "arm", "arm-thumb2", "mips", "mips64", "ppc64le")) {
             assertEquals(Map.of(), machines.get(arch).orElseThrow().clangRefusals(), arch);
         }
-        assertEquals(2, KernelCheck.run(List.of("--cc", "clang", "sparc64"), Path.of("."), Map.of()));
+        assertEquals(
+                Optional.of("kernel-check: Linux 6.12 does not build sparc64 with clang-19: "
+                        + sparc.clangRefusals().get(Release.LINUX_6_12)),
+                KernelCheck.refusal(Options.parse(List.of("--linux", "6.12", "--cc", "clang", "sparc64")), sparc));
+        assertEquals(
+                Optional.empty(),
+                KernelCheck.refusal(Options.parse(List.of("--linux", "6.12", "--cc", "clang", "ppc64")), ppc64));
+        assertEquals(Optional.empty(), KernelCheck.refusal(Options.parse(List.of("sparc64")), sparc));
     }
 
     @Test
