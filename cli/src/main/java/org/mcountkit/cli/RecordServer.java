@@ -38,13 +38,12 @@ import org.mcountkit.core.Mcountkit;
  * build, so that each object costs a shell and a loopback round trip instead of a JVM start.
  * Each call is exactly {@code mcountkit recordmcount ARGS} run in the client's directory.
  *
- * <p>A call: the client sends the name of a proof it left in the private folder; the server
- * answers {@code s NUMBER} ({@link ServerProof}), so the client learns it talks to its own
- * user's server before it sends anything secret; the client sends its token, folder, argument
- * count and arguments; the server answers the call's output lines ({@code 1 } standard output,
- * {@code 2 } standard error) and {@code x STATUS}. A reply without {@code x} tells the client to
- * run the call in a JVM of its own, so the server can only make a build faster, never change
- * what it writes.
+ * <p>A call follows {@link ServerProtocol}: the client sends the name of a proof it left in the
+ * private folder; the server answers with the proof's number ({@link ServerProof}), so the client
+ * learns it talks to its own user's server before it sends anything secret; the client sends its
+ * token, folder, argument count and arguments; the server answers the call's output lines and its
+ * exit status. A reply without the status tells the client to run the call in a JVM of its own,
+ * so the server can only make a build faster, never change what it writes.
  *
  * <p>Other users can reach a loopback port, so what a connection may hold is bounded: one
  * thread (this one) reads every connection, a connection not through its request within
@@ -80,6 +79,7 @@ final class RecordServer {
     private final int port;
     private final Selector selector;
     private final byte[] clientToken;
+    private final ServerProtocol protocol;
     private final ServerProof proof;
     private final PeerUsers peers;
     private final Charset fileNames;
@@ -111,7 +111,8 @@ final class RecordServer {
         this.port = port;
         this.selector = selector;
         this.clientToken = clientToken.getBytes(StandardCharsets.US_ASCII);
-        this.proof = new ServerProof(state.folder());
+        this.protocol = ServerProtocol.ofThisJar();
+        this.proof = new ServerProof(state.folder(), protocol.proofPrefix());
         this.peers = peers;
         // The calls are CPU work on files: more threads than processors only queue in the kernel.
         this.workers = Executors.newFixedThreadPool(
@@ -298,7 +299,7 @@ final class RecordServer {
                 return;
             }
             connection.enter(ServerConnection.Phase.REQUEST, connection.deadline());
-            connection.send(("s " + number.get() + "\n").getBytes(StandardCharsets.US_ASCII));
+            connection.send(protocol.proofLine(number.get()).getBytes(StandardCharsets.US_ASCII));
             sent(connection);
         }
         if (connection.phase() == ServerConnection.Phase.REQUEST && connection.fieldCount() > TOKEN_FIELD) {
@@ -355,15 +356,7 @@ final class RecordServer {
                 PrintWriter errWriter = new PrintWriter(err)) {
             status = Main.recordmcount(mcountkit, directory, args, outWriter, errWriter);
         }
-        return reply(out.toString(), err.toString(), status).getBytes(fileNames);
-    }
-
-    /** The answer's text: each output line with its stream's number, then the status. */
-    static String reply(String out, String err, int status) {
-        StringBuilder text = new StringBuilder();
-        out.lines().forEach(line -> text.append("1 ").append(line).append('\n'));
-        err.lines().forEach(line -> text.append("2 ").append(line).append('\n'));
-        return text.append("x ").append(status).append('\n').toString();
+        return protocol.reply(out.toString(), err.toString(), status).getBytes(fileNames);
     }
 
     /** Ends the calls whose workers are done: sends what is left of each answer, then closes. */

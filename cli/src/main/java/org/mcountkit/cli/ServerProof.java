@@ -22,16 +22,17 @@ import java.util.regex.Pattern;
  */
 final class ServerProof {
 
-    /** {@code proof-PID-RANDOM}: the only names read, so no other file of the folder is ever sent. */
-    private static final Pattern NAME = Pattern.compile("proof-[0-9]{1,10}-[0-9]{1,20}");
-
     private static final Pattern NUMBER = Pattern.compile("[0-9]{1,80}");
     private static final int MAX_BYTES = 81;
 
     private final Path folder;
 
-    ServerProof(Path folder) {
+    /** PREFIX, the client's PID, '-', a random number: the only names read, so no other file is ever sent. */
+    private final Pattern name;
+
+    ServerProof(Path folder, String prefix) {
         this.folder = folder;
+        this.name = Pattern.compile(Pattern.quote(prefix) + "[0-9]{1,10}-[0-9]{1,20}");
     }
 
     /**
@@ -39,7 +40,7 @@ final class ServerProof {
      * not a proof's, a file that is not there (a guess, or another user's connection) or not one.
      */
     Optional<String> take(String name) {
-        if (!NAME.matcher(name).matches()) {
+        if (!this.name.matcher(name).matches()) {
             return Optional.empty();
         }
         Path file = folder.resolve(name);

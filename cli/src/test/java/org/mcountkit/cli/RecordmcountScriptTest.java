@@ -74,7 +74,9 @@ class RecordmcountScriptTest {
         Path state = runtime.resolve("mcountkit");
         if (Files.isDirectory(state)) {
             try (var files = Files.list(state)) {
-                for (Path file : files.filter(f -> f.getFileName().toString().matches("server3[^.]*"))
+                for (Path file : files.filter(f -> f.getFileName()
+                                .toString()
+                                .matches("server" + ServerProtocol.ofThisJar().version() + "[^.]*"))
                         .toList()) {
                     String[] words = Files.readString(file).trim().split(" ");
                     ProcessHandle.of(Long.parseLong(words[2])).ifPresent(ProcessHandle::destroy);
@@ -147,7 +149,7 @@ class RecordmcountScriptTest {
                     runtime.resolve("mcountkit"),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             String key = (dir.resolve("install") + ":").replaceAll("[^A-Za-z0-9]", "_");
-            Path state = folder.resolve("server3" + key);
+            Path state = folder.resolve("server" + ServerProtocol.ofThisJar().version() + key);
             Process gone = new ProcessBuilder("true").start();
             gone.waitFor();
             String token = "5ec2e75ec2e75ec2e75ec2e75ec2e7aa";
@@ -224,7 +226,9 @@ class RecordmcountScriptTest {
 
     private Path stateFile() throws IOException {
         try (var files = Files.list(runtime.resolve("mcountkit"))) {
-            return files.filter(f -> f.getFileName().toString().matches("server3[^.]*"))
+            return files.filter(f -> f.getFileName()
+                            .toString()
+                            .matches("server" + ServerProtocol.ofThisJar().version() + "[^.]*"))
                     .findFirst()
                     .orElseThrow();
         }

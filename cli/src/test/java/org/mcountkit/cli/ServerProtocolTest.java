@@ -1,0 +1,41 @@
+package org.mcountkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class ServerProtocolTest {
+
+    @Test
+    void theJarReadsTheClientScriptItWasBuiltWith() throws IOException {
+        String script = Files.readString(Path.of("../bin/mcountkit-recordmcount"), StandardCharsets.UTF_8);
+
+        assertEquals(ServerProtocol.of(script), ServerProtocol.ofThisJar());
+    }
+
+    @Test
+    void repliesInTheScriptsTags() {
+        ServerProtocol protocol = new ServerProtocol(9, "p-", 'P', 'o', 'e', 'q');
+
+        assertEquals("o a\no b\ne c\nq 1\n", protocol.reply("a\nb\n", "c\n", 1));
+        assertEquals("P 42\n", protocol.proofLine("42"));
+    }
+
+    @Test
+    void aScriptWithoutATagOrWithALongOneIsABrokenBuild() {
+        String whole = "protocol_version=3\nproof_prefix=proof-\nproof_tag=s\nout_tag=1\nerr_tag=2\nexit_tag=x\n";
+
+        assertEquals(new ServerProtocol(3, "proof-", 's', '1', '2', 'x'), ServerProtocol.of(whole));
+        IllegalStateException missing =
+                assertThrows(IllegalStateException.class, () -> ServerProtocol.of(whole.replace("err_tag=2\n", "")));
+        assertEquals("bin/mcountkit-recordmcount declares no err_tag", missing.getMessage());
+        IllegalStateException tooLong = assertThrows(
+                IllegalStateException.class, () -> ServerProtocol.of(whole.replace("out_tag=1", "out_tag=11")));
+        assertEquals("bin/mcountkit-recordmcount's out_tag is not one character: 11", tooLong.getMessage());
+    }
+}
