@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * --config TARGET: one build of a whole configuration in which each object goes through both tools
  * (FullSizeBuild), its objects compared table by table with the C tool's copies, its kernel booted
- * with an initramfs that loads a handful of its modules (FullSizeModules), then the report
- * (FullSizeReport). Two builds of a full configuration would take hours twice on a small machine.
+ * with an initramfs that loads a handful of its modules (FullSizeModules), its lists compared with
+ * {@code mcountkit functions} (FunctionsCheck), then the report (FullSizeReport). Two builds of a full configuration would take hours twice on a small machine.
  */
 record FullSizeCheck(Setup setup, KernelBuild build) implements Check {
 
@@ -46,6 +46,10 @@ record FullSizeCheck(Setup setup, KernelBuild build) implements Check {
         StringBuilder report = new StringBuilder(FullSizeReport.text(inputs));
         List<String> reasons = new ArrayList<>(FullSizeReport.reasons(inputs));
         reasons.addAll(FullSizeModules.report(setup, all, loaded, report));
+        Findings functions = FunctionsCheck.check(setup, Build.MCOUNTKIT);
+        report.append("Functions of the ").append(Build.MCOUNTKIT).append(" kernel:\n");
+        functions.appendTo(report, "  ");
+        reasons.addAll(functions.reasons());
         KernelReport.line(report, "");
         KernelReport.line(
                 report,
