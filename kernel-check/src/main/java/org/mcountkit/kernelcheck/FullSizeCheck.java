@@ -17,7 +17,7 @@ record FullSizeCheck(Setup setup, KernelBuild build) implements Check {
         new FullSizeBuild(setup, build).run();
         Path dir = setup.dir(Build.MCOUNTKIT);
         List<Initramfs.Module> all = Initramfs.modules(dir);
-        List<Initramfs.Module> loaded = FullSizeModules.chosen(all);
+        List<Initramfs.Module> loaded = FullSizeModules.chosen(all, FullSizeModules.names(dir));
         Qemu.boot(setup, dir, FullSizeModules.initramfs(setup, loaded));
         VerifyRun verify = VerifyRun.run(setup.mcountkit(), dir);
         FullSizeCalls calls = FullSizeCalls.read(dir.resolve("recordmcount-calls.log"));

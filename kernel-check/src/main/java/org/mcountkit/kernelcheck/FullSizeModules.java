@@ -18,21 +18,28 @@ import java.util.stream.Collectors;
  */
 final class FullSizeModules {
 
+    /** A module of the handful: the option set to m for it, and its name as .modinfo gives it. */
+    record Handful(String option, String name) {}
+
     /**
      * Set to m on top of the configuration. multi_v7_defconfig builds the crypto ones as m already;
-     * it builds its file systems in (ext4, vfat) or not at all, so ISO9660_FS is added as the module
-     * that can be used, and traced, from the initramfs.
+     * x86_64's defconfig has most of them built in, selected by options that are built in
+     * themselves, so those stay built in and are not loaded. It builds its file systems in (ext4,
+     * vfat) or not at all, so ISO9660_FS is added as the module that can be used, and traced, from
+     * the initramfs: the one that must end up a module ({@link #TRACED}).
      */
-    static final List<String> OPTIONS = List.of(
-            "ISO9660_FS",
-            "CRYPTO_MD5",
-            "CRYPTO_SHA1",
-            "CRYPTO_SHA256",
-            "CRYPTO_SHA512",
-            "CRYPTO_HMAC",
-            "CRYPTO_CBC",
-            "CRYPTO_ECB",
-            "CRYPTO_AES");
+    static final List<Handful> HANDFUL = List.of(
+            new Handful("ISO9660_FS", "isofs"),
+            new Handful("CRYPTO_MD5", "md5"),
+            new Handful("CRYPTO_SHA1", "sha1_generic"),
+            new Handful("CRYPTO_SHA256", "sha256_generic"),
+            new Handful("CRYPTO_SHA512", "sha512_generic"),
+            new Handful("CRYPTO_HMAC", "hmac"),
+            new Handful("CRYPTO_CBC", "cbc"),
+            new Handful("CRYPTO_ECB", "ecb"),
+            new Handful("CRYPTO_AES", "aes_generic"));
+
+    static final Handful TRACED = HANDFUL.get(0);
 
     /**
      * Set y: the crypto modules' menu (multi_v7_defconfig has it y; tinyconfig has it off, and
@@ -40,29 +47,39 @@ final class FullSizeModules {
      */
     static final List<String> BUILT_IN = List.of("CRYPTO");
 
-    /** The modules those options make, by the names .modinfo gives them. */
-    static final List<String> NAMES = List.of(
-            "isofs", "md5", "sha1_generic", "sha256_generic", "sha512_generic", "hmac", "cbc", "ecb", "aes_generic");
-
     /** The modules traced while used (the init script's use_ functions; Initramfs.MODULE_USES' form). */
     static final List<String> USES = List.of("isofs:use_iso");
 
     private FullSizeModules() {}
 
-    /** The handful among {@code all}, each with the modules it depends on, in the order of {@code all}. */
-    static List<Initramfs.Module> chosen(List<Initramfs.Module> all) {
+    /** The options of the handful, each set to m. */
+    static List<String> options() {
+        return HANDFUL.stream().map(Handful::option).toList();
+    }
+
+    /** The handful's modules the configuration in {@code dir} left modules (a built-in one is not loaded). */
+    static List<String> names(Path dir) {
+        List<String> config = Processes.text(dir.resolve(".config")).lines().toList();
+        return HANDFUL.stream()
+                .filter(h -> config.contains("CONFIG_" + h.option() + "=m"))
+                .map(Handful::name)
+                .toList();
+    }
+
+    /** The handful among {@code all} that {@code names} gives, each with the modules it depends on, in the order of {@code all}. */
+    static List<Initramfs.Module> chosen(List<Initramfs.Module> all, List<String> names) {
         Map<String, Initramfs.Module> byName =
                 all.stream().collect(Collectors.toMap(Initramfs.Module::name, Function.identity(), (a, b) -> a));
-        Set<String> names = new LinkedHashSet<>();
-        List<String> todo = new ArrayList<>(NAMES);
+        Set<String> taken = new LinkedHashSet<>();
+        List<String> todo = new ArrayList<>(names);
         while (!todo.isEmpty()) {
             String name = todo.remove(todo.size() - 1);
             Initramfs.Module m = byName.get(name);
-            if (m != null && names.add(name)) {
+            if (m != null && taken.add(name)) {
                 todo.addAll(m.depends());
             }
         }
-        return all.stream().filter(m -> names.contains(m.name())).toList();
+        return all.stream().filter(m -> taken.contains(m.name())).toList();
     }
 
     /** The initramfs with the handful; the images and init script of --modules, only isofs traced. */
@@ -79,7 +96,8 @@ final class FullSizeModules {
         Path dir = setup.dir(Build.MCOUNTKIT);
         List<String> reasons = new ArrayList<>();
         List<String> names = loaded.stream().map(Initramfs.Module::name).toList();
-        NAMES.stream().filter(n -> !names.contains(n)).forEach(n -> reasons.add(n + ".ko was not built"));
+        List<String> handful = names(dir);
+        handful.stream().filter(n -> !names.contains(n)).forEach(n -> reasons.add(n + ".ko was not built"));
         List<String> args = new ArrayList<>(List.of("verify"));
         all.forEach(m -> args.add(dir.resolve(m.file()).toString()));
         Path verify = dir.resolve("verify-modules.txt");
@@ -132,7 +150,7 @@ final class FullSizeModules {
                         + " with 0 bad");
         KernelReport.line(
                 r,
-                "  loaded " + loaded.size() + " (" + String.join(" ", NAMES) + " and what they depend on): "
+                "  loaded " + loaded.size() + " (" + String.join(" ", handful) + " and what they depend on): "
                         + ModulesCheck.starting(boot, "km loaded ") + " loaded, "
                         + ModulesCheck.starting(boot, "km rmmod-failed ") + " failed to unload, " + left.orElse("?")
                         + " left");

@@ -120,7 +120,7 @@ final class KernelBuild {
 
     List<String> moduleOptions() {
         if (setup.options().fullSize()) {
-            return FullSizeModules.OPTIONS;
+            return FullSizeModules.options();
         }
         return setup.options().modules() ? moduleOptions(setup.options().release()) : List.of();
     }
@@ -221,7 +221,9 @@ final class KernelBuild {
                 throw new KernelCheckException(dir + "/.config: no " + line + " (see " + log + ")");
             }
         }
-        for (String o : moduleOptions()) {
+        // --config: the handful but the traced one may stay built in where the configuration selects them.
+        List<String> modules = setup.options().fullSize() ? List.of(FullSizeModules.TRACED.option()) : moduleOptions();
+        for (String o : modules) {
             if (!lines.contains("CONFIG_" + o + "=m")) {
                 throw new KernelCheckException(dir + "/.config: CONFIG_" + o + " is not m (see " + log + ")");
             }
