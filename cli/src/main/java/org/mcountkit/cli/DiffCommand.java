@@ -41,8 +41,8 @@ final class DiffCommand extends CommandHelp implements Callable<Integer> {
     @Mixin
     Context context;
 
-    @Option(names = "--format", paramLabel = "STYLE", description = "text (the default) or json.")
-    FunctionsCommand.Style format = FunctionsCommand.Style.text;
+    @Mixin
+    AnswerFormat format;
 
     @Option(names = "--modules-a", paramLabel = "KO", description = "A module kernel A loads (repeat, in load order).")
     List<Path> modulesA = List.of();
@@ -76,7 +76,7 @@ final class DiffCommand extends CommandHelp implements Callable<Integer> {
             context.reporter().failed(a, e.getMessage());
             return 1;
         }
-        if (format == FunctionsCommand.Style.json) {
+        if (format.json()) {
             new FunctionDiffJsonWriter().write(diff, out);
         } else {
             for (FunctionDiff.Change c : diff.changes()) {

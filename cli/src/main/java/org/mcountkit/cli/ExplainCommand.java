@@ -10,7 +10,6 @@ import org.mcountkit.core.InputException;
 import org.mcountkit.core.output.ExplanationJsonWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
@@ -39,8 +38,8 @@ final class ExplainCommand extends CommandHelp implements Callable<Integer> {
     @Mixin
     Context context;
 
-    @Option(names = "--format", paramLabel = "STYLE", description = "text (the default) or json.")
-    FunctionsCommand.Style format = FunctionsCommand.Style.text;
+    @Mixin
+    AnswerFormat format;
 
     @Mixin
     KernelOptions kernel;
@@ -71,7 +70,7 @@ final class ExplainCommand extends CommandHelp implements Callable<Integer> {
             context.reporter().failed(image, x.getMessage());
             return 1;
         }
-        if (format == FunctionsCommand.Style.json) {
+        if (format.json()) {
             new ExplanationJsonWriter().write(explanations, out);
         } else {
             for (Explanation e : explanations) {

@@ -60,12 +60,8 @@ final class FunctionsCommand extends CommandHelp implements Callable<Integer> {
     @Option(names = "--summary", description = "Print only the summary, on standard output.")
     boolean summaryOnly;
 
-    @Option(
-            names = "--format",
-            paramLabel = "STYLE",
-            description =
-                    "text (the default) or json (one object: the summary and every table word with its fate; docs/functions.md).")
-    Style format = Style.text;
+    @Mixin
+    AnswerFormat format;
 
     @Mixin
     KernelOptions kernel;
@@ -75,11 +71,6 @@ final class FunctionsCommand extends CommandHelp implements Callable<Integer> {
 
     @Parameters(index = "1..*", paramLabel = "MODULE", arity = "0..*", description = "Module .ko files, in load order.")
     List<Path> modules = List.of();
-
-    enum Style {
-        text,
-        json
-    }
 
     @Override
     public Integer call() throws IOException {
@@ -95,7 +86,7 @@ final class FunctionsCommand extends CommandHelp implements Callable<Integer> {
             reporter.failed(image, e.getMessage());
             return 1;
         }
-        if (format == Style.json) {
+        if (format.json()) {
             new FunctionListJsonWriter().write(list, out);
             out.flush();
             return 0;
