@@ -66,7 +66,17 @@ final class FunctionsCommand extends CommandHelp implements Callable<Integer> {
     @Mixin
     KernelOptions kernel;
 
-    @Parameters(index = "0", paramLabel = "IMAGE", description = "The kernel's linked vmlinux (with its symbols).")
+    @Option(
+            names = "--system-map",
+            paramLabel = "FILE",
+            description = "The kernel's System.map, for an IMAGE without its symbol table: a distribution's"
+                    + " /boot/vmlinuz unpacked by the kernel's scripts/extract-vmlinux, with /boot/System.map.")
+    Path systemMap;
+
+    @Parameters(
+            index = "0",
+            paramLabel = "IMAGE",
+            description = "The kernel's linked vmlinux (with its symbols, or with --system-map).")
     Path image;
 
     @Parameters(index = "1..*", paramLabel = "MODULE", arity = "0..*", description = "Module .ko files, in load order.")
@@ -78,7 +88,9 @@ final class FunctionsCommand extends CommandHelp implements Callable<Integer> {
         Reporter reporter = context.reporter();
         FunctionList list;
         try {
-            list = context.mcountkit().functions(image, modules, kernel.config(), kernel.release());
+            list = systemMap == null
+                    ? context.mcountkit().functions(image, modules, kernel.config(), kernel.release())
+                    : context.mcountkit().functions(image, systemMap, modules, kernel.config(), kernel.release());
         } catch (FileInputException e) {
             reporter.failed(e.file(), e.getMessage());
             return 1;

@@ -1,6 +1,7 @@
 package org.mcountkit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -175,6 +176,13 @@ class FunctionsCommandTest {
         assertEquals(expectedAtBoot, atBoot.out().lines().toList());
         CliRun addrs = CliRun.of("functions", "-q", "--addrs", vmlinux.toString());
         assertEquals(expectedAddrs, addrs.out().lines().toList());
+        Path stripped = dir.resolve("vmlinux.stripped");
+        Command.check(dir, toolchain.tool("objcopy"), "--strip-all", vmlinux.toString(), stripped.toString());
+        Path systemMap = systemMap(toolchain, vmlinux, dir);
+        CliRun fromMap =
+                CliRun.of("functions", "-q", "--addrs", "--system-map", systemMap.toString(), stripped.toString());
+        assertEquals(0, fromMap.exitCode(), fromMap.err());
+        assertEquals(expectedAddrs, fromMap.out().lines().toList(), "a stripped image with its System.map");
         CliRun summary = CliRun.of("functions", "--summary", vmlinux.toString());
         boolean at612 = release.startsWith("6.12");
         assertEquals(
@@ -250,6 +258,63 @@ class FunctionsCommandTest {
         assertEquals(1, out.split("\"fate\" : \"init-freed\"", -1).length - 1);
         assertEquals(1, out.split("\"fate\" : \"invalid\"", -1).length - 1);
         assertTrue(out.contains("\"address\" : \"0xffffffff81"), out);
+    }
+
+    /**
+     * A stripped image's symbols come from a System.map; one that is not nm's lines (Debian's
+     * /boot/System.map, a one-line placeholder) or is another build's is refused in one line
+     * naming the map.
+     */
+    @Test
+    void aSystemMapThatIsAPlaceholderOrAnotherBuildsIsRefused(@TempDir Path dir) {
+        Toolchain t = Toolchain.X86_64;
+        List<String> cflags = List.of("-pg", "-mfentry", "-mrecord-mcount", "-fcf-protection=none", "-mcmodel=kernel");
+        Path vmlinux = KernelImage.link(
+                dir,
+                t,
+                true,
+                0xffffffff81000000L,
+                KallsymsTool.LINUX_6_1,
+                List.of("--base-relative"),
+                List.of(
+                        KernelImage.fentryHook(dir, t),
+                        t.compile(dir, "main", MAIN.replace("RELEASE", "6.1.0"), cflags),
+                        t.compile(dir, "strong", STRONG, cflags)));
+        Path stripped = dir.resolve("vmlinux.stripped");
+        Command.check(dir, t.tool("objcopy"), "--strip-all", vmlinux.toString(), stripped.toString());
+        Path placeholder = Samples.write(
+                dir,
+                "System.map-debian",
+                "ffffffffffffffff B The real System.map is in the linux-image-<version>-dbg package\n");
+        String banner = Long.toHexString(PruneOracle.symbol(t, vmlinux, "linux_banner"));
+        String text = Long.toHexString(PruneOracle.symbol(t, vmlinux, "_stext"));
+        Path other = Samples.write(dir, "System.map-other", text + " R linux_banner\n");
+
+        CliRun refused = CliRun.of("functions", "--system-map", placeholder.toString(), stripped.toString());
+        CliRun misfit = CliRun.of("functions", "--system-map", other.toString(), stripped.toString());
+
+        assertEquals(1, refused.exitCode());
+        assertEquals(
+                "mcountkit: " + placeholder + ": line 1 is not ADDRESS TYPE NAME, as nm -n writes it:"
+                        + " ffffffffffffffff B The real System.map is in the linux-image-<version>-dbg package\n",
+                refused.err());
+        assertEquals(1, misfit.exitCode());
+        assertEquals(
+                "mcountkit: " + other + ": does not fit " + stripped
+                        + ": the image has no kernel banner at its linux_banner\n",
+                misfit.err());
+        assertNotEquals(banner, text, "the map points linux_banner elsewhere");
+    }
+
+    /** The kernel's scripts/mksysmap (6.1): nm -n without absolute, undefined, weak-undefined and local labels. */
+    private static Path systemMap(Toolchain toolchain, Path image, Path dir) {
+        StringBuilder map = new StringBuilder();
+        for (String line : toolchain.run("nm", "-n", image.toString()).split("\n")) {
+            if (!line.matches(".* [aNUw] .*|.*__crc_.*|.* \\$[adt].*|.* \\.L.*|.* L0.*") && !line.isBlank()) {
+                map.append(line).append('\n');
+            }
+        }
+        return Samples.write(dir, "System.map", map.toString());
     }
 
     /** nm's text symbols (t, T, W) by address, several where they share one. */

@@ -247,6 +247,15 @@ public final class Mcountkit {
     }
 
     /**
+     * As {@link #functions(Path, List, Optional, Optional)}, with the symbols' addresses from
+     * {@code systemMap} (the kernel's {@code System.map}) for an image whose symbol table was stripped.
+     */
+    public FunctionList functions(
+            Path image, Path systemMap, List<Path> modules, Optional<Path> config, Optional<KernelRelease> release) {
+        return new FilterFunctions(backends).list(image, Optional.of(systemMap), modules, config, release);
+    }
+
+    /**
      * Why each of {@code functions} is or is not in the {@code available_filter_functions} of the kernel
      * {@code image} (vmlinux): its copies and their records, and where the image cannot tell, the
      * objects it was linked from ({@code objects}: files, or build folders searched for

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.mcountkit.core.Failure;
+import org.mcountkit.core.FileInputException;
 import org.mcountkit.core.FtraceRecord;
 import org.mcountkit.core.FunctionList;
 import org.mcountkit.core.InputException;
@@ -36,7 +37,9 @@ public final class FilterFunctions {
                             "_sinittext",
                             "_einittext",
                             "__init_begin",
-                            "__init_end"))
+                            "__init_end",
+                            TableWords.START_MCOUNT_LOC,
+                            TableWords.STOP_MCOUNT_LOC))
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private final Backends backends;
@@ -53,6 +56,22 @@ public final class FilterFunctions {
      * @throws InputException naming the file and the reason when one cannot be read as such
      */
     public FunctionList list(Path image, List<Path> modules, Optional<Path> config, Optional<KernelRelease> release) {
+        return list(image, Optional.empty(), modules, config, release);
+    }
+
+    /**
+     * As {@link #list(Path, List, Optional, Optional)}, the symbols' addresses from {@code systemMap}
+     * when given (an image stripped of its symbol table).
+     *
+     * @throws FileInputException naming the map when it cannot be read, or does not fit the image
+     *     (its {@code linux_banner} is not the kernel's banner)
+     */
+    public FunctionList list(
+            Path image,
+            Optional<Path> systemMap,
+            List<Path> modules,
+            Optional<Path> config,
+            Optional<KernelRelease> release) {
         try (ElfImage vmlinux = ElfImage.open(image, backends)) {
             if (vmlinux.relocatable()) {
                 throw new InputException(
@@ -60,7 +79,12 @@ public final class FilterFunctions {
                         "a relocatable object (e_type " + vmlinux.file().type() + "): functions reads a linked"
                                 + " vmlinux (give modules after it)");
             }
-            ImageMemory memory = new ImageMemory(vmlinux, IMAGE_SYMBOLS);
+            ImageMemory memory = systemMap
+                    .map(m -> new ImageMemory(vmlinux, SystemMap.read(m, IMAGE_SYMBOLS), IMAGE_SYMBOLS))
+                    .orElseGet(() -> new ImageMemory(vmlinux, IMAGE_SYMBOLS));
+            if (systemMap.isPresent()) {
+                requireBanner(memory, systemMap.get(), image);
+            }
             String releaseSource = "--release";
             KernelRelease kernel;
             if (release.isPresent()) {
@@ -99,6 +123,25 @@ public final class FilterFunctions {
         }
     }
 
+    /**
+     * A map of another build puts {@code linux_banner} where the image has no banner: the one
+     * symbol whose bytes say whether map and image belong together.
+     */
+    private static void requireBanner(ImageMemory memory, Path map, Path image) {
+        Optional<KernelRelease> banner;
+        try {
+            banner = banner(memory);
+        } catch (InputException e) {
+            banner = Optional.empty();
+        }
+        if (banner.isEmpty()) {
+            throw new FileInputException(
+                    map,
+                    Failure.MALFORMED,
+                    "does not fit " + image + ": the image has no kernel banner at its linux_banner");
+        }
+    }
+
     private static Optional<KernelRelease> banner(ImageMemory memory) {
         Optional<Long> at = memory.address("linux_banner");
         if (at.isEmpty()) {
@@ -118,9 +161,14 @@ public final class FilterFunctions {
     /** vmlinux's words between {@code __start_mcount_loc} and {@code __stop_mcount_loc}, in ftrace's order. */
     private static List<FtraceRecord> kernelRecords(
             ElfImage vmlinux, ImageMemory memory, FtraceRules rules, Optional<Kallsyms> kallsyms) {
+        Optional<Long> start = memory.address(TableWords.START_MCOUNT_LOC);
+        Optional<Long> stop = memory.address(TableWords.STOP_MCOUNT_LOC);
         TableWords.Table table = TableWords.of(vmlinux).stream()
                 .filter(t -> t.name().equals(TableWords.START_MCOUNT_LOC))
                 .findFirst()
+                .or(() -> start.isPresent() && stop.isPresent()
+                        ? Optional.of(TableWords.kernelRange(vmlinux, start.get(), stop.get()))
+                        : Optional.empty())
                 .orElseThrow(() -> new InputException(
                         Failure.UNUSABLE_SITES,
                         "no " + TableWords.START_MCOUNT_LOC + ".." + TableWords.STOP_MCOUNT_LOC

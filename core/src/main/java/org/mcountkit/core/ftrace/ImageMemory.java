@@ -22,7 +22,7 @@ final class ImageMemory {
 
     private final ElfFile file;
     private final Optional<ElfImage> image;
-    private final Map<String, Symbol> symbols = new HashMap<>();
+    private final Map<String, Long> symbols = new HashMap<>();
     private Map<Long, Long> relativeAddends;
 
     /** The memory of {@code image}, whose ABI tells which dynamic relocations fill a pointer. */
@@ -35,23 +35,37 @@ final class ImageMemory {
         this(file, Optional.empty(), names);
     }
 
+    /** The memory of {@code image} with the symbols' addresses from {@code map}, for an image stripped of its own. */
+    ImageMemory(ElfImage image, SystemMap map, Set<String> names) {
+        this.file = image.file();
+        this.image = Optional.of(image);
+        for (String name : names) {
+            map.address(name).ifPresent(a -> symbols.put(name, a));
+        }
+    }
+
     private ImageMemory(ElfFile file, Optional<ElfImage> image, Set<String> names) {
         this.file = file;
         this.image = image;
+        Map<String, Symbol> defined = new HashMap<>();
         for (Map.Entry<Integer, String> e : file.symbolsNamed(names).entrySet()) {
             Symbol s = file.symbol(e.getKey());
             // A defined symbol wins over an undefined or weak reference of the same name.
-            Symbol before = symbols.get(e.getValue());
+            Symbol before = defined.get(e.getValue());
             if (before == null || (!before.isInSection() && s.isInSection())) {
-                symbols.put(e.getValue(), s);
+                defined.put(e.getValue(), s);
             }
         }
+        defined.forEach((name, s) -> {
+            if (!s.isUndefined()) {
+                symbols.put(name, s.value());
+            }
+        });
     }
 
     /** The address of the symbol {@code name}, when the image defines it. */
     Optional<Long> address(String name) {
-        Symbol s = symbols.get(name);
-        return s == null || s.isUndefined() ? Optional.empty() : Optional.of(s.value());
+        return Optional.ofNullable(symbols.get(name));
     }
 
     boolean has(String name) {

@@ -123,6 +123,32 @@ public final class TableWords {
         return read(image, START_MCOUNT_LOC, holder, from, to - from, false);
     }
 
+    /**
+     * The kernel's table between the addresses {@code start} and {@code stop} of its two symbols,
+     * for an image stripped of its symbol table ({@code System.map} gives them).
+     *
+     * @throws InputException when they do not lie in one allocated section with file bytes
+     */
+    public static Table kernelRange(ElfImage image, long start, long stop) {
+        for (Section holder : image.file().sections()) {
+            long from = start - holder.address();
+            long to = stop - holder.address();
+            if (holder.isAlloc()
+                    && holder.hasFileBytes()
+                    && Long.compareUnsigned(start, holder.address()) >= 0
+                    && Long.compareUnsigned(from, holder.size()) < 0
+                    && Long.compareUnsigned(to, holder.size()) <= 0
+                    && Long.compareUnsigned(from, to) <= 0) {
+                return read(image, START_MCOUNT_LOC, holder, from, to - from, false);
+            }
+        }
+        throw new InputException(
+                Failure.MALFORMED,
+                String.format(
+                        "%s..%s (0x%x..0x%x) is not inside one section of the file",
+                        START_MCOUNT_LOC, STOP_MCOUNT_LOC, start, stop));
+    }
+
     private static Table read(ElfImage image, String name, Section holder, long from, long size, boolean patchable) {
         ElfLayout layout = ElfLayout.of(image.target().elfClass());
         int word = layout.wordSize();
