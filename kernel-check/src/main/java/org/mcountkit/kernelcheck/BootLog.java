@@ -138,20 +138,31 @@ public final class BootLog {
 
     /** The problems of the boot, one a line; none when it passed. */
     public List<String> problems(Ending ending) {
+        return problems(ending, true);
+    }
+
+    /** The problems of the boot of a kernel built without ftrace's start-up self-tests (a distribution's). */
+    public List<String> problemsWithoutSelfTests(Ending ending) {
+        return problems(ending, false);
+    }
+
+    private List<String> problems(Ending ending, boolean selfTests) {
         List<String> problems = new ArrayList<>();
         if (allocating().isEmpty()) {
             problems.add("no 'ftrace: allocating N entries' line");
         }
-        List<String> tests = selfTests().stream().map(SelfTest::toString).toList();
-        if (!tests.contains("PASSED tracer function")) {
-            problems.add("the self-test 'tracer function' did not pass");
-        }
-        if (!tests.contains("PASSED dynamic ftrace")) {
-            problems.add("the self-test 'dynamic ftrace' did not pass");
-        }
-        for (SelfTest t : selfTests()) {
-            if (t.result().equals("BAD")) {
-                problems.add("self-test " + t.name());
+        if (selfTests) {
+            List<String> tests = selfTests().stream().map(SelfTest::toString).toList();
+            if (!tests.contains("PASSED tracer function")) {
+                problems.add("the self-test 'tracer function' did not pass");
+            }
+            if (!tests.contains("PASSED dynamic ftrace")) {
+                problems.add("the self-test 'dynamic ftrace' did not pass");
+            }
+            for (SelfTest t : selfTests()) {
+                if (t.result().equals("BAD")) {
+                    problems.add("self-test " + t.name());
+                }
             }
         }
         for (int i = 0; i < lines.size(); i++) {

@@ -14,7 +14,9 @@ public enum Build {
     /** --prune: the mcountkit kernel as built, before README's prune step. */
     UNPRUNED("unpruned"),
     /** --prune: the mcountkit kernel linked again with README's prune step. */
-    PRUNED("pruned");
+    PRUNED("pruned"),
+    /** --debian-kernel: Debian's own kernel package, built by Debian, not here. */
+    DEBIAN("debian");
 
     /** The C tool's kernel and mcountkit's, in the order they are reported. */
     static final List<Build> TOOLS = List.of(C_TOOL, MCOUNTKIT);

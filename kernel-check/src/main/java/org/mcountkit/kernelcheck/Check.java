@@ -1,7 +1,7 @@
 package org.mcountkit.kernelcheck;
 
 /** One mode's run, from the prepared source to its report. */
-sealed interface Check permits ToolsCheck, PruneRun, FullSizeCheck {
+sealed interface Check permits ToolsCheck, PruneRun, FullSizeCheck, DebianKernelCheck {
 
     /** The check for the run's {@link Mode}. */
     static Check of(Setup setup, KernelBuild build) {
@@ -10,6 +10,7 @@ sealed interface Check permits ToolsCheck, PruneRun, FullSizeCheck {
             case PER_LINK -> new PerLinkCheck(setup, build);
             case PRUNE -> new PruneRun(setup, build);
             case FULL_SIZE -> new FullSizeCheck(setup, build);
+            case DEBIAN_KERNEL -> new DebianKernelCheck(setup);
         };
     }
 

@@ -84,10 +84,15 @@ final class FullSizeModules {
 
     /** The initramfs with the handful; the images and init script of --modules, only isofs traced. */
     static Path initramfs(Setup setup, List<Initramfs.Module> modules) {
+        return initramfs(setup, Build.MCOUNTKIT, modules);
+    }
+
+    /** The same for the kernel {@code kernel} (--debian-kernel's is Debian's). */
+    static Path initramfs(Setup setup, Build kernel, List<Initramfs.Module> modules) {
         Initramfs initramfs = new Initramfs(setup);
         initramfs.moduleImages();
         Processes.write(setup.out().resolve("modules.uses"), Initramfs.lines(USES));
-        return initramfs.forModules(Build.MCOUNTKIT, modules);
+        return initramfs.forModules(kernel, modules);
     }
 
     /** Appends the modules' part of the report; the reasons it fails, none when it passes. */

@@ -15,7 +15,9 @@ public enum Mode {
     /** --prune: mcountkit's kernel before and after README's prune step. */
     PRUNE(List.of(Build.UNPRUNED, Build.PRUNED)),
     /** --config TARGET: one build of a whole configuration, both tools run on each object. */
-    FULL_SIZE(List.of(Build.MCOUNTKIT));
+    FULL_SIZE(List.of(Build.MCOUNTKIT)),
+    /** --debian-kernel: Debian's own packaged kernel and modules, booted, against mcountkit functions. */
+    DEBIAN_KERNEL(List.of(Build.DEBIAN));
 
     private final List<Build> kernels;
 

@@ -16,11 +16,13 @@ public record Options(
         boolean perLink,
         String config,
         boolean fresh,
+        boolean debianKernel,
         String arch) {
 
     public static final String USAGE =
             "usage: bin/kernel-check [--linux 6.1|6.12] [--cc gcc|clang] [--reuse] [--modules]"
-                    + " [--prune [--kernel-tables] | --per-link | --config TARGET [--fresh]] [--enable 'OPTION...'] ARCH"
+                    + " [--prune [--kernel-tables] | --per-link | --config TARGET [--fresh] | --debian-kernel]"
+                    + " [--enable 'OPTION...'] ARCH"
                     + "   (x86_64, i386, arm64, arm, arm-thumb2, mips, mips64, ppc64le, ppc64, sparc64)";
 
     /** A command line kernel-check refuses: the lines to print, exit 2. */
@@ -43,6 +45,7 @@ public record Options(
         boolean perLink = false;
         String config = "";
         boolean fresh = false;
+        boolean debianKernel = false;
         List<String> enable = new ArrayList<>();
         int i = 0;
         for (; i < args.size() - 1; i++) {
@@ -63,6 +66,7 @@ public record Options(
                 case "--per-link" -> perLink = true;
                 case "--config" -> config = args.get(++i);
                 case "--fresh" -> fresh = true;
+                case "--debian-kernel" -> debianKernel = true;
                 default -> throw new UsageException(USAGE);
             }
         }
@@ -97,6 +101,18 @@ public record Options(
         if (!cc.equals("gcc") && !cc.equals("clang")) {
             throw new UsageException("kernel-check: --cc takes gcc or clang");
         }
+        if (debianKernel
+                && (prune
+                        || perLink
+                        || modules
+                        || !config.isEmpty()
+                        || !enable.isEmpty()
+                        || reuse
+                        || !cc.equals("gcc")
+                        || release != Release.DEFAULT)) {
+            throw new UsageException("kernel-check: --debian-kernel checks Debian 12's own " + Release.DEFAULT.version()
+                    + " kernel, which builds nothing here: it takes no other option");
+        }
         return new Options(
                 release,
                 cc,
@@ -108,6 +124,7 @@ public record Options(
                 perLink,
                 config,
                 fresh,
+                debianKernel,
                 args.get(i));
     }
 
@@ -139,6 +156,9 @@ public record Options(
         if (fullSize()) {
             name.append("-config-").append(config);
         }
+        if (debianKernel) {
+            name.append("-debian-kernel");
+        }
         return name.toString();
     }
 
@@ -152,13 +172,16 @@ public record Options(
         return fullSize() ? config : "tinyconfig";
     }
 
-    /** The initramfs loads modules: --modules' set, or --config's handful. */
+    /** The initramfs loads modules: --modules' set, --config's handful, or Debian's (--debian-kernel). */
     public boolean loadsModules() {
-        return modules || fullSize();
+        return modules || fullSize() || debianKernel;
     }
 
     /** The kind of check: parse lets at most one of --prune, --per-link and --config through. */
     public Mode mode() {
+        if (debianKernel) {
+            return Mode.DEBIAN_KERNEL;
+        }
         if (fullSize()) {
             return Mode.FULL_SIZE;
         }

@@ -39,11 +39,16 @@ final class Qemu {
 
     /** Boots the kernel of {@code dir}; writes boot.log, boot.txt (no carriage returns) and boot.status. */
     static void boot(Setup setup, Path dir, Path initrd) {
+        boot(setup, dir, dir.resolve(setup.machine().image()), initrd);
+    }
+
+    /** Boots the kernel {@code image}, writing the logs into {@code dir}. */
+    static void boot(Setup setup, Path dir, Path image, Path initrd) {
         Machine machine = setup.machine();
         Setup.say(setup.arch() + ": booting the " + dir.getFileName() + " kernel");
         Path log = dir.resolve("boot.log");
         List<String> command = new ArrayList<>(List.of("timeout", "-k", "10", Integer.toString(setup.bootTimeout())));
-        command.addAll(command(machine, dir.resolve(machine.image()), initrd));
+        command.addAll(command(machine, image, initrd));
         try {
             Process qemu = new ProcessBuilder(command)
                     .redirectInput(new File("/dev/null"))

@@ -75,4 +75,24 @@ class BootLogTest {
                 List.of("the boot did not run to its end (the initramfs printed no 'kernel-check: modules end')"),
                 new BootLog(text).problems(BootLog.Ending.MODULES));
     }
+
+    /** A distribution's kernel runs no start-up self-test: its boot is judged by the rest alone. */
+    @Test
+    void aKernelWithoutSelfTestsIsJudgedByTheRest() {
+        BootLog log = new BootLog("""
+                [    0.124582] ftrace: allocating 40521 entries in 159 pages
+                kernel-check: functions begin
+                kernel-check: functions end
+                """);
+
+        assertEquals(List.of(), log.problemsWithoutSelfTests(BootLog.Ending.FUNCTIONS));
+        assertEquals(
+                List.of("the self-test 'tracer function' did not pass", "the self-test 'dynamic ftrace' did not pass"),
+                log.problems(BootLog.Ending.FUNCTIONS));
+        assertEquals(
+                List.of(
+                        "no 'ftrace: allocating N entries' line",
+                        "the boot did not run to its end (the initramfs printed no 'kernel-check: modules end')"),
+                new BootLog("[    1.0] Kernel panic\n").problemsWithoutSelfTests(BootLog.Ending.MODULES));
+    }
 }

@@ -31,6 +31,7 @@ class OptionsTest {
                 "--fresh --cc clang --config tinyconfig x86_64 | x86_64-clang-config-tinyconfig",
                 "--prune --kernel-tables --enable RELOCATABLE --enable RANDOMIZE_BASE arm64"
                         + " | arm64-prune-kernel-tables-relocatable-randomize-base",
+                "--debian-kernel x86_64 | x86_64-debian-kernel",
             })
     void theFolderNameHasOneSuffixPerOptionThatChangesTheBuild(String line, String folder) {
         assertEquals(folder, parse(line).folderName());
@@ -56,6 +57,10 @@ class OptionsTest {
                 "--config arm => " + Options.USAGE,
                 "--bogus x86_64 => " + Options.USAGE,
                 "--linux x86_64 => " + Options.USAGE,
+                "--debian-kernel --modules x86_64 => kernel-check: --debian-kernel checks Debian 12's own 6.1 kernel,"
+                        + " which builds nothing here: it takes no other option",
+                "--linux 6.12 --debian-kernel x86_64 => kernel-check: --debian-kernel checks Debian 12's own 6.1"
+                        + " kernel, which builds nothing here: it takes no other option",
             })
     void aBadCommandLineIsOneMessage(String line, String message) {
         Options.UsageException e = assertThrows(Options.UsageException.class, () -> parse(line));
@@ -69,7 +74,8 @@ class OptionsTest {
             value = {
                 "--prune x86_64 | unpruned pruned",
                 "--modules x86_64 | c mcountkit",
-                "--config multi_v7_defconfig arm | mcountkit"
+                "--config multi_v7_defconfig arm | mcountkit",
+                "--debian-kernel arm64 | debian"
             })
     void theKernelsCheckedAreTheToolsOrThePruneStepsTwo(String line, String kernels) {
         assertEquals(
@@ -87,7 +93,8 @@ class OptionsTest {
                 "--per-link --modules mips | PER_LINK",
                 "--prune x86_64 | PRUNE",
                 "--prune --kernel-tables arm64 | PRUNE",
-                "--config defconfig --fresh arm64 | FULL_SIZE"
+                "--config defconfig --fresh arm64 | FULL_SIZE",
+                "--debian-kernel x86_64 | DEBIAN_KERNEL"
             })
     void eachCommandLineIsOneMode(String line, Mode mode) {
         assertEquals(mode, parse(line).mode());
