@@ -161,6 +161,32 @@ class VerifyObjectTest {
     }
 
     /**
+     * x86 since Linux 6.2 (CALL_PADDING) compiles with {@code -fpatchable-function-entry=16,16}:
+     * 16 bytes of padding before each function, listed in {@code __patchable_function_entries},
+     * beside the recordmcount table. The module loader reads {@code __mcount_loc} alone, so verify
+     * does too: the pads, {@code .exit.text}'s among them, are no ftrace sites.
+     */
+    @Test
+    void aModulesCallPaddingTableIsNotFtracesWhenItHasMcountLoc() {
+        Path object = Toolchain.X86_64.compile(
+                dir,
+                "padded",
+                MODULE,
+                List.of("-pg", "-mfentry", "-mcmodel=kernel", "-fpatchable-function-entry=16,16"));
+        CliRun record = CliRun.of("record", "-q", object.toString());
+        assertEquals(0, record.exitCode(), record.err());
+        assertEquals(
+                5, TableOracle.addresses(object, "__patchable_function_entries").size(), "a pad per function");
+
+        CliRun run = CliRun.of("verify", object.toString());
+
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertEquals(
+                List.of(object + ": 4 entries checked, 0 zero, 0 bad"),
+                run.out().lines().toList());
+    }
+
+    /**
      * Moves table entry {@code index} by {@code delta} bytes where its place is kept: the RELA
      * relocation's addend, or on REL machines the table word.
      */

@@ -227,8 +227,16 @@ public final class Verifier {
         /** Checks the tables of a relocatable object; false when it has none. */
         private boolean objectTables() {
             boolean any = false;
+            // The module loader reads one table (FTRACE_CALLSITE_SECTION): __mcount_loc where there is
+            // one. __patchable_function_entries then serves something else: on x86 since 6.2, the
+            // call padding before each function (CALL_PADDING), whose pads are no ftrace sites.
+            boolean mcountLoc = file.sections().stream()
+                    .anyMatch(s -> s.name().equals(McountLocSections.TABLE) && s.hasFileBytes());
             for (Section table : file.sections()) {
                 boolean patchable = table.name().equals(TableSites.PATCHABLE_FUNCTION_ENTRIES);
+                if (patchable && mcountLoc) {
+                    continue;
+                }
                 if ((patchable || table.name().equals(McountLocSections.TABLE)) && table.hasFileBytes()) {
                     any = true;
                     objectEntries(table, patchable);
