@@ -123,6 +123,12 @@ final class FunctionsCheck {
             List<String> expectedAddrs = run(setup, dir, "functions-addrs", withAddrs);
             List<String> liveAddrs = live.moduleRelativeAddrs();
             Processes.write(dir.resolve("functions-addrs.live"), Initramfs.lines(liveAddrs));
+            long slide = kaslrSlide(liveAddrs, expectedAddrs);
+            if (slide != 0) {
+                lines.add("available_filter_functions_addrs: vmlinux's addresses less the kernel's KASLR offset 0x"
+                        + Long.toHexString(slide));
+                liveAddrs = slid(liveAddrs, -slide);
+            }
             compare("available_filter_functions_addrs", liveAddrs, expectedAddrs, kernel, lines, reasons);
         }
         count("ftrace: allocating N entries", boot.allocating(), match(SUMMARY_BOOT, summary), kernel, lines, reasons);
@@ -134,6 +140,46 @@ final class FunctionsCheck {
                 lines,
                 reasons);
         return new Findings(lines, reasons);
+    }
+
+    /**
+     * How far a randomized kernel (RANDOMIZE_BASE) moved vmlinux from its link address: the first
+     * line's difference, when the first lines name the same function; 0 otherwise. The file is
+     * then compared with that offset taken off every vmlinux line, so a line moved by any other
+     * amount still differs.
+     */
+    static long kaslrSlide(List<String> live, List<String> expected) {
+        if (live.isEmpty() || expected.isEmpty()) {
+            return 0;
+        }
+        String[] l = live.get(0).split(" ", 2);
+        String[] e = expected.get(0).split(" ", 2);
+        if (l.length != 2 || e.length != 2 || !l[1].equals(e[1]) || l[1].endsWith("]")) {
+            return 0;
+        }
+        try {
+            return Long.parseUnsignedLong(l[0], 16) - Long.parseUnsignedLong(e[0], 16);
+        } catch (NumberFormatException x) {
+            return 0;
+        }
+    }
+
+    /** The lines with {@code delta} added to each vmlinux line's address (a module's line ends in "[module]"). */
+    static List<String> slid(List<String> lines, long delta) {
+        List<String> out = new ArrayList<>(lines.size());
+        for (String line : lines) {
+            String[] f = line.split(" ", 2);
+            if (f.length != 2 || f[1].endsWith("]")) {
+                out.add(line);
+                continue;
+            }
+            try {
+                out.add(Long.toHexString(Long.parseUnsignedLong(f[0], 16) + delta) + " " + f[1]);
+            } catch (NumberFormatException x) {
+                out.add(line);
+            }
+        }
+        return out;
     }
 
     private static List<String> run(Setup setup, Path dir, String name, List<String> args) {

@@ -16,7 +16,8 @@ import java.util.stream.Stream;
  * Every object and module of the mcountkit build against the C build's copy, table by table:
  * byte-identical, the same table with only padding or data
  * neither tool writes differing, no table from a C tool that failed, sites the C tool dropped
- * across sections (MIPS), no table from a C tool that skips the object by its name, or unexplained.
+ * across sections (MIPS), no table from a C tool that skips the object by its name, entries the C
+ * tool made for references to the hook that are not calls, or unexplained.
  */
 record ObjectComparison(
         int objects,
@@ -25,6 +26,7 @@ record ObjectComparison(
         int failedC,
         int droppedC,
         int skippedC,
+        int nonCallsC,
         int unexplained,
         List<String> differences,
         List<String> droppedObjects) {
@@ -48,7 +50,7 @@ record ObjectComparison(
                 }
             }
         }
-        return new ObjectComparison(0, 0, 0, 0, dropped.size(), 0, 0, diff, dropped);
+        return new ObjectComparison(0, 0, 0, 0, dropped.size(), 0, 0, 0, diff, dropped);
     }
 
     static ObjectComparison compare(Path cDir, Path mDir, List<String> cFailures) {
@@ -66,6 +68,7 @@ record ObjectComparison(
         int failedC = 0;
         int droppedC = 0;
         int skippedC = 0;
+        int nonCallsC = 0;
         int unexplained = 0;
         List<String> diff = new ArrayList<>();
         List<String> dropped = new ArrayList<>();
@@ -119,6 +122,12 @@ record ObjectComparison(
                 diff.add(rel + ": no table from the C tool, which skips every file named */ftrace.o"
                         + " (scripts/recordmcount.c, for kernel/trace/ftrace.o's non-call references);"
                         + " mcountkit's has " + ObjectTables.entries(b) + " entries, its calls");
+            } else if (cRecordedNonCalls(a, b)) {
+                nonCallsC++;
+                diff.add(rel + ": the C tool also recorded references to the hook that are not calls"
+                        + " (an absolute relocation: the hook's address compared or stored), which mcountkit rejects;"
+                        + " every other entry is the same (C tool " + ObjectTables.entries(a) + " entries, mcountkit "
+                        + ObjectTables.entries(b) + ")");
             } else {
                 unexplained++;
                 diff.add(rel + ": tables differ (C tool " + ObjectTables.entries(a) + " entries, mcountkit "
@@ -127,7 +136,21 @@ record ObjectComparison(
             }
         }
         return new ObjectComparison(
-                objects, identical, padding, failedC, droppedC, skippedC, unexplained, diff, dropped);
+                objects, identical, padding, failedC, droppedC, skippedC, nonCallsC, unexplained, diff, dropped);
+    }
+
+    /**
+     * Whether the C tool's table is mcountkit's plus entries for x86 references to the hook that
+     * are not calls (docs/differences.md, first row).
+     */
+    static boolean cRecordedNonCalls(Path c, Path mcountkit) {
+        List<String> extra = new ArrayList<>(ObjectTables.entrySites(c));
+        List<String> ours = ObjectTables.entrySites(mcountkit);
+        if (!extra.containsAll(ours)) {
+            return false;
+        }
+        extra.removeAll(ours);
+        return !extra.isEmpty() && ObjectTables.nonCallHookReferences(c).containsAll(extra);
     }
 
     /** The C tool's main() skips a file whose name ends in "/ftrace.o", whatever it holds. */
@@ -142,6 +165,7 @@ record ObjectComparison(
                 + "; C tool failed: " + failedC + ";"
                 + (droppedC > 0 ? " C tool dropped sites across sections (MIPS): " + droppedC + ";" : "")
                 + (skippedC > 0 ? " C tool skipped by name (*/ftrace.o): " + skippedC + ";" : "")
+                + (nonCallsC > 0 ? " C tool recorded non-call references: " + nonCallsC + ";" : "")
                 + " unexplained: " + unexplained;
     }
 

@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.mcountkit.api.Relocation;
 import org.mcountkit.api.Section;
+import org.mcountkit.api.Symbol;
 import org.mcountkit.testkit.JelfElfFile;
 import org.mcountkit.testkit.TableOracle;
 
@@ -20,6 +22,9 @@ import org.mcountkit.testkit.TableOracle;
  * across sections (MIPS).
  */
 final class ObjectTables {
+
+    /** R_X86_64_64, R_X86_64_32 and R_X86_64_32S: an address stored or compared, never a call. */
+    private static final Set<Integer> X86_ABSOLUTE = Set.of(1, 10, 11);
 
     private static final Pattern RELOCATION_LINE = Pattern.compile("^[0-9a-f]+\\s.*");
 
@@ -42,6 +47,44 @@ final class ObjectTables {
             }
         }
         return String.join("\n", lines);
+    }
+
+    /** Each table entry of an x86 object as "SECTION+OFFSET" (hex): its RELA relocation's symbol and addend, placed in the symbol's section. */
+    static List<String> entrySites(Path object) {
+        JelfElfFile elf = new JelfElfFile(object);
+        List<String> sites = new ArrayList<>();
+        for (Section rs : elf.sections()) {
+            if (rs.isRelocationSection() && elf.section(rs.info()).name().equals("__mcount_loc")) {
+                for (Relocation r : elf.relocations(rs)) {
+                    Symbol s = elf.symbol(r.symbolIndex());
+                    sites.add(elf.section(s.sectionIndex()).name() + "+" + Long.toHexString(s.value() + r.addend()));
+                }
+            }
+        }
+        return sites;
+    }
+
+    /**
+     * x86's references to the hook that are not calls (an absolute R_X86_64_64, 32 or 32S against
+     * __fentry__ or mcount: {@code cmp $__fentry__, %rax}), each as "SECTION+OFFSET" of the byte
+     * before its field, where the C tool puts an entry for it.
+     */
+    static List<String> nonCallHookReferences(Path object) {
+        JelfElfFile elf = new JelfElfFile(object);
+        List<String> places = new ArrayList<>();
+        for (Section rs : elf.sections()) {
+            if (!rs.isRelocationSection() || rs.info() <= 0) {
+                continue;
+            }
+            String code = elf.section(rs.info()).name();
+            for (Relocation r : elf.relocations(rs)) {
+                String name = elf.symbol(r.symbolIndex()).name();
+                if (X86_ABSOLUTE.contains(r.type()) && (name.equals("__fentry__") || name.equals("mcount"))) {
+                    places.add(code + "+" + Long.toHexString(r.offset() - 1));
+                }
+            }
+        }
+        return places;
     }
 
     /** How many relocations the table has: its entries. */

@@ -56,4 +56,23 @@ class FunctionsCheckTest {
                         + " kernel's 'b', functions' 'x')"),
                 reasons);
     }
+
+    /** A KASLR kernel's vmlinux lines move by one offset; its modules' are already made relative. */
+    @Test
+    void aRandomizedKernelsAddressesAreComparedLessItsOffset() {
+        List<String> live = List.of(
+                "ffffffff9f801014 __traceiter_initcall_level", "ffffffff9f801100 do_one_initcall", "20 crc16 [crc16]");
+        List<String> expected = List.of(
+                "ffffffff81001014 __traceiter_initcall_level", "ffffffff81001100 do_one_initcall", "20 crc16 [crc16]");
+
+        long slide = FunctionsCheck.kaslrSlide(live, expected);
+
+        assertEquals(0x1e800000L, slide);
+        assertEquals(expected, FunctionsCheck.slid(live, -slide));
+        assertEquals(0, FunctionsCheck.kaslrSlide(List.of("ffffffff81000010 a"), List.of("ffffffff81000010 b")));
+        assertEquals(
+                List.of("ffffffff81001014 __traceiter_initcall_level", "ffffffff81001104 do_one_initcall"),
+                FunctionsCheck.slid(List.of(live.get(0), "ffffffff9f801104 do_one_initcall"), -slide),
+                "a line moved by another amount still differs");
+    }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.Section;
 import org.mcountkit.testkit.JelfElfFile;
 import org.mcountkit.testkit.Readelf;
+import org.mcountkit.testkit.ReferenceRecordMcount;
 import org.mcountkit.testkit.Toolchain;
 
 /**
@@ -166,5 +168,38 @@ class ObjectComparisonTest {
                 result.differences().subList(0, 4));
         assertTrue(result.differences().subList(4, result.differences().size()).stream()
                 .allMatch(l -> l.startsWith("    > ")));
+    }
+
+    /**
+     * x86's callthunks.c compares an address with {@code __fentry__} ({@code cmp $__fentry__, %rax},
+     * R_X86_64_32S): the C tool records an entry there too, which mcountkit (here gcc's own table,
+     * which also records calls only) does not.
+     */
+    @Test
+    void theCToolsEntriesForNonCallReferencesAreNamed() throws IOException {
+        String source = SOURCE + """
+                extern void __fentry__(void);
+                __attribute__((noinline)) int is_hook(void *p) { return p == (void *)__fentry__; }
+                """;
+        List<String> kernel = List.of("-pg", "-mfentry", "-mcmodel=kernel");
+        Path plain = Toolchain.X86_64.compile(dir, "plain", source, kernel);
+        Path c = dir.resolve("c");
+        Path m = dir.resolve("m");
+        Path cCopy = copy(plain, c, "arch/x86/kernel/callthunks.o");
+        ReferenceRecordMcount.run(dir, cCopy.toString());
+        List<String> withTable = new ArrayList<>(kernel);
+        withTable.add("-mrecord-mcount");
+        copy(Toolchain.X86_64.compile(dir, "cc", source, withTable), m, "arch/x86/kernel/callthunks.o");
+
+        ObjectComparison result = ObjectComparison.compare(c, m, List.of());
+
+        assertEquals(1, ObjectTables.nonCallHookReferences(cCopy).size(), ObjectTables.table(cCopy));
+        assertEquals(1, result.nonCallsC(), result.differences().toString());
+        assertEquals(0, result.unexplained());
+        assertEquals(
+                List.of("arch/x86/kernel/callthunks.o: the C tool also recorded references to the hook that are not"
+                        + " calls (an absolute relocation: the hook's address compared or stored), which mcountkit"
+                        + " rejects; every other entry is the same (C tool 4 entries, mcountkit 3)"),
+                result.differences());
     }
 }
