@@ -36,6 +36,7 @@ record DebianKernelCheck(Setup setup) implements Check {
     public boolean run() {
         RunSteps.freshOut(setup);
         Path dir = setup.dir(Build.DEBIAN);
+        KernelBuild.mkdirs(dir);
         String debarch = setup.machine().busyboxArch();
         String flavour = Optional.ofNullable(FLAVOURS.get(debarch))
                 .orElseThrow(() -> new KernelCheckException("--debian-kernel: no Debian kernel flavour known for "

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -344,11 +345,12 @@ final class KernelBuild {
                             ? ": has __mcount_loc, which no step of docs/post-link.patch writes"
                             : ": no __mcount_loc (the per-link record step did not run)"));
         }
-        String step = postLink ? "table .* \\.tmp_vmlinux\\.kallsyms1 .*exit 0$" : ".*vmlinux\\.o .*exit 0$";
+        String first = setup.options().release().firstKallsymsLink();
+        String step = postLink ? "table .* " + Pattern.quote(first) + " .*exit 0$" : ".*vmlinux\\.o .*exit 0$";
         if (Processes.text(log).lines().noneMatch(l -> l.matches(step))) {
             throw new KernelCheckException(dir
                     + (postLink
-                            ? ": mcountkit table never ran on .tmp_vmlinux.kallsyms1"
+                            ? ": mcountkit table never ran on " + first
                             : ": mcountkit record never ran on vmlinux.o"));
         }
     }

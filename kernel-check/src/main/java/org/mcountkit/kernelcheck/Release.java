@@ -10,8 +10,8 @@ import java.util.stream.Collectors;
  * between the releases where kernel-check has to know.
  */
 public enum Release {
-    LINUX_6_1("6.1", "REGS", true),
-    LINUX_6_12("6.12", "ARGS", false);
+    LINUX_6_1("6.1", "REGS", true, ".tmp_vmlinux.kallsyms1"),
+    LINUX_6_12("6.12", "ARGS", false, ".tmp_vmlinux1");
 
     /**
      * --linux's default, and the release the names are written for: its folders and patches have
@@ -23,11 +23,13 @@ public enum Release {
     private final String version;
     private final String arm64FtraceWith;
     private final boolean testSiphashModule;
+    private final String firstKallsymsLink;
 
-    Release(String version, String arm64FtraceWith, boolean testSiphashModule) {
+    Release(String version, String arm64FtraceWith, boolean testSiphashModule, String firstKallsymsLink) {
         this.version = version;
         this.arm64FtraceWith = arm64FtraceWith;
         this.testSiphashModule = testSiphashModule;
+        this.firstKallsymsLink = firstKallsymsLink;
     }
 
     /** The release as --linux, the package names and the report rows spell it: "6.1". */
@@ -71,6 +73,14 @@ public enum Release {
      */
     String arm64FtraceWith() {
         return arm64FtraceWith;
+    }
+
+    /**
+     * The first link scripts/link-vmlinux.sh makes for kallsyms, from which docs/post-link.patch's
+     * `mcountkit table` makes the table: 6.12 renamed it.
+     */
+    String firstKallsymsLink() {
+        return firstKallsymsLink;
     }
 
     /** Whether lib/test_siphash is a module of its own: 6.12 made it a KUnit suite (SIPHASH_KUNIT_TEST). */
