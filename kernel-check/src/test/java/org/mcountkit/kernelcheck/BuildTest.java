@@ -12,7 +12,7 @@ class BuildTest {
     @Test
     void eachBuildIsNamedAsItsFolderAndTheReportNameIt() {
         assertEquals(
-                List.of("c", "mcountkit", "unpruned", "pruned"),
+                List.of("c", "mcountkit", "unpruned", "pruned", "debian"),
                 Arrays.stream(Build.values()).map(Build::id).toList());
         assertEquals("the c kernel", "the " + Build.C_TOOL + " kernel");
         assertEquals(List.of(Build.C_TOOL, Build.MCOUNTKIT), Build.TOOLS);
