@@ -46,7 +46,9 @@ record ServerProtocol(int version, String proofPrefix, char proofTag, char outTa
         Map<String, String> values = new HashMap<>();
         Matcher m = ASSIGNMENT.matcher(script);
         while (m.find()) {
-            values.putIfAbsent(m.group(1), m.group(2));
+            if (values.put(m.group(1), m.group(2)) != null) {
+                throw new IllegalStateException("bin/" + SCRIPT + " declares " + m.group(1) + " twice");
+            }
         }
         return new ServerProtocol(
                 Integer.parseInt(value(values, "protocol_version")),

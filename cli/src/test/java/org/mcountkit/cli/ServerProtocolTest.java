@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ServerProtocolTest {
@@ -16,6 +17,22 @@ class ServerProtocolTest {
         String script = Files.readString(Path.of("../bin/mcountkit-recordmcount"), StandardCharsets.UTF_8);
 
         assertEquals(ServerProtocol.of(script), ServerProtocol.ofThisJar());
+    }
+
+    /**
+     * A server that runs keeps the protocol of the jar it started from, and a client finds it by
+     * the version in the state file's name: each version's words are pinned here, so that changing
+     * one without a new version fails.
+     */
+    @Test
+    void eachVersionsWordsArePinned() {
+        Map<Integer, ServerProtocol> pinned = Map.of(3, new ServerProtocol(3, "proof-", 's', '1', '2', 'x'));
+        ServerProtocol now = ServerProtocol.ofThisJar();
+
+        assertEquals(
+                pinned.get(now.version()),
+                now,
+                "bin/mcountkit-recordmcount's protocol changed: give it a new protocol_version and pin it here");
     }
 
     @Test
@@ -37,5 +54,8 @@ class ServerProtocolTest {
         IllegalStateException tooLong = assertThrows(
                 IllegalStateException.class, () -> ServerProtocol.of(whole.replace("out_tag=1", "out_tag=11")));
         assertEquals("bin/mcountkit-recordmcount's out_tag is not one character: 11", tooLong.getMessage());
+        IllegalStateException twice =
+                assertThrows(IllegalStateException.class, () -> ServerProtocol.of(whole + "proof_tag=p\n"));
+        assertEquals("bin/mcountkit-recordmcount declares proof_tag twice", twice.getMessage());
     }
 }

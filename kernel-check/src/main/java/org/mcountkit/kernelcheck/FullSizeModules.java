@@ -59,9 +59,18 @@ final class FullSizeModules {
 
     /** The handful's modules the configuration in {@code dir} left modules (a built-in one is not loaded). */
     static List<String> names(Path dir) {
+        return withValue(dir, "m");
+    }
+
+    /** The handful's modules the configuration in {@code dir} builds in instead. */
+    static List<String> builtIn(Path dir) {
+        return withValue(dir, "y");
+    }
+
+    private static List<String> withValue(Path dir, String value) {
         List<String> config = Processes.text(dir.resolve(".config")).lines().toList();
         return HANDFUL.stream()
-                .filter(h -> config.contains("CONFIG_" + h.option() + "=m"))
+                .filter(h -> config.contains("CONFIG_" + h.option() + "=" + value))
                 .map(Handful::name)
                 .toList();
     }
@@ -155,7 +164,8 @@ final class FullSizeModules {
                         + " with 0 bad");
         KernelReport.line(
                 r,
-                "  loaded " + loaded.size() + " (" + String.join(" ", handful) + " and what they depend on): "
+                "  loaded " + loaded.size() + " (" + String.join(" ", handful) + " and what they depend on"
+                        + (builtIn(dir).isEmpty() ? "" : "; built in: " + String.join(" ", builtIn(dir))) + "): "
                         + ModulesCheck.starting(boot, "km loaded ") + " loaded, "
                         + ModulesCheck.starting(boot, "km rmmod-failed ") + " failed to unload, " + left.orElse("?")
                         + " left");

@@ -27,6 +27,7 @@ class FullSizeModulesTest {
                 """);
 
         assertEquals(List.of("isofs", "sha1_generic"), FullSizeModules.names(dir));
+        assertEquals(List.of("md5"), FullSizeModules.builtIn(dir), "ecb, not set, is neither");
     }
 
     @Test
