@@ -47,24 +47,31 @@ final class ModuleKallsyms {
         this.names = names;
     }
 
-    static ModuleKallsyms of(ElfFile file, FtraceRules rules, String fallbackName) {
+    /**
+     * The layout of {@code file}, with the sections the machine's loader makes executable first
+     * ({@code frobbed}: arm64's PLT and trampoline sections, {@link Arm64ModulePlts}).
+     */
+    static ModuleKallsyms of(
+            ElfFile file, FtraceRules rules, String fallbackName, Map<Integer, Arm64ModulePlts.Frobbed> frobbed) {
         Map<Integer, Placement> placements = new HashMap<>();
         long textSize = 0;
         long initSize = 0;
         for (Section s : file.sections()) {
             long both = Section.SHF_ALLOC | Section.SHF_EXECINSTR;
-            if ((s.flags() & both) != both) {
+            Arm64ModulePlts.Frobbed made = frobbed.get(s.index());
+            if (made == null && (s.flags() & both) != both) {
                 continue;
             }
-            long align = Math.max(1, s.addralign());
+            long size = made == null ? s.size() : made.size();
+            long align = Math.max(1, made == null ? s.addralign() : made.align());
             if (rules.initLayoutSection(s.name())) {
                 initSize = align(initSize, align);
                 placements.put(s.index(), new Placement(Region.INIT_TEXT, initSize));
-                initSize += s.size();
+                initSize += size;
             } else {
                 textSize = align(textSize, align);
                 placements.put(s.index(), new Placement(Region.TEXT, textSize));
-                textSize += s.size();
+                textSize += size;
             }
         }
         record Kept(long value, int index, String name) {}

@@ -47,7 +47,7 @@ final class ModuleRecords {
             ElfFile file = module.file();
             String fallback =
                     path.getFileName().toString().replaceFirst("\\.ko$", "").replace('-', '_');
-            ModuleKallsyms kallsyms = ModuleKallsyms.of(file, rules, fallback);
+            ModuleKallsyms kallsyms = ModuleKallsyms.of(file, rules, fallback, Arm64ModulePlts.of(module, rules));
             Optional<Section> table =
                     file.section(McountLocSections.TABLE).or(() -> file.section(TableSites.PATCHABLE_FUNCTION_ENTRIES));
             if (table.isEmpty() || !table.get().hasFileBytes()) {
