@@ -231,16 +231,7 @@ class FunctionsCommandTest {
         Command.check(dir, t.tool("gcc"), "-c", configs.toString(), "-o", configsObject.toString());
         List<String> cflags =
                 List.of("-pg", "-mfentry", "-mrecord-mcount", "-fcf-protection=branch", "-mcmodel=kernel");
-        Path main = t.compile(dir, "main", MAIN.replace("RELEASE", "6.1.0"), cflags);
-        Path strong = t.compile(dir, "strong", STRONG, cflags);
-        Path vmlinux = KernelImage.link(
-                dir,
-                t,
-                true,
-                0xffffffff81000000L,
-                KallsymsTool.LINUX_6_1,
-                List.of("--base-relative"),
-                List.of(KernelImage.fentryHook(dir, t), main, strong, configsObject));
+        Path vmlinux = x86_64Image(dir, cflags, configsObject);
 
         CliRun summary = CliRun.of("functions", "--summary", vmlinux.toString());
         CliRun json = CliRun.of("functions", "--format", "json", vmlinux.toString());
@@ -269,17 +260,7 @@ class FunctionsCommandTest {
     void aSystemMapThatIsAPlaceholderOrAnotherBuildsIsRefused(@TempDir Path dir) {
         Toolchain t = Toolchain.X86_64;
         List<String> cflags = List.of("-pg", "-mfentry", "-mrecord-mcount", "-fcf-protection=none", "-mcmodel=kernel");
-        Path vmlinux = KernelImage.link(
-                dir,
-                t,
-                true,
-                0xffffffff81000000L,
-                KallsymsTool.LINUX_6_1,
-                List.of("--base-relative"),
-                List.of(
-                        KernelImage.fentryHook(dir, t),
-                        t.compile(dir, "main", MAIN.replace("RELEASE", "6.1.0"), cflags),
-                        t.compile(dir, "strong", STRONG, cflags)));
+        Path vmlinux = x86_64Image(dir, cflags);
         Path stripped = dir.resolve("vmlinux.stripped");
         Command.check(dir, t.tool("objcopy"), "--strip-all", vmlinux.toString(), stripped.toString());
         Path placeholder = Samples.write(
@@ -304,6 +285,18 @@ class FunctionsCommandTest {
                         + ": the image has no kernel banner at its linux_banner\n",
                 misfit.err());
         assertNotEquals(banner, text, "the map points linux_banner elsewhere");
+    }
+
+    /** A 6.1 x86_64 kernel-like image at 0xffffffff81000000 of MAIN, STRONG and {@code more}, compiled with {@code cflags}. */
+    private static Path x86_64Image(Path dir, List<String> cflags, Path... more) {
+        Toolchain t = Toolchain.X86_64;
+        List<Path> objects = new ArrayList<>(List.of(
+                KernelImage.fentryHook(dir, t),
+                t.compile(dir, "main", MAIN.replace("RELEASE", "6.1.0"), cflags),
+                t.compile(dir, "strong", STRONG, cflags)));
+        objects.addAll(List.of(more));
+        return KernelImage.link(
+                dir, t, true, 0xffffffff81000000L, KallsymsTool.LINUX_6_1, List.of("--base-relative"), objects);
     }
 
     /** The kernel's scripts/mksysmap (6.1): nm -n without absolute, undefined, weak-undefined and local labels. */
