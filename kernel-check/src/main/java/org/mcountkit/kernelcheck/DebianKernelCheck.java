@@ -198,6 +198,15 @@ record DebianKernelCheck(Setup setup) implements Check {
         return Initramfs.modules(dir);
     }
 
+    private static boolean isElf(Path file) {
+        try (var in = Files.newInputStream(file)) {
+            byte[] magic = in.readNBytes(4);
+            return magic.length == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Debian's kernel comes without a build folder: the kernel source's own gen_init_cpio, built here. */
     private void compileGenInitCpio(Path dir) {
         Path gen = dir.resolve("usr/gen_init_cpio");
@@ -221,7 +230,9 @@ record DebianKernelCheck(Setup setup) implements Check {
         Path stripped = dir.resolve("vmlinux.extracted");
         List<String> extract =
                 List.of("sh", setup.src().resolve("scripts/extract-vmlinux").toString(), vmlinuz.toString());
-        if (Processes.run(extract, null, Map.of(), stripped, dir.resolve("extract-vmlinux.err")) != 0) {
+        // extract-vmlinux exits 0 even when it finds nothing ("Cannot find vmlinux."): its output says.
+        if (Processes.run(extract, null, Map.of(), stripped, dir.resolve("extract-vmlinux.err")) != 0
+                || !isElf(stripped)) {
             KernelReport.line(
                     report,
                     "From vmlinuz with --system-map: not checked, scripts/extract-vmlinux finds no ELF" + " image in "
