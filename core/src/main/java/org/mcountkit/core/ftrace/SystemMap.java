@@ -19,13 +19,11 @@ import org.mcountkit.core.image.IoReason;
  * table was stripped, as a distribution ships it ({@code /boot/vmlinuz} unpacked by
  * scripts/extract-vmlinux, with {@code /boot/System.map} beside it).
  */
-public final class SystemMap {
+final class SystemMap {
 
-    private final Path file;
     private final Map<String, Long> addresses;
 
-    private SystemMap(Path file, Map<String, Long> addresses) {
-        this.file = file;
+    private SystemMap(Map<String, Long> addresses) {
         this.addresses = addresses;
     }
 
@@ -35,7 +33,7 @@ public final class SystemMap {
      * @throws FileInputException naming the file and the reason when it cannot be read, or a line
      *     is not {@code ADDRESS TYPE NAME}
      */
-    public static SystemMap read(Path file, Set<String> names) {
+    static SystemMap read(Path file, Set<String> names) {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.ISO_8859_1);
@@ -70,11 +68,7 @@ public final class SystemMap {
                         file, Failure.MALFORMED, "line " + number + ": " + f[0] + " is not a hexadecimal address");
             }
         }
-        return new SystemMap(file, Map.copyOf(addresses));
-    }
-
-    public Path file() {
-        return file;
+        return new SystemMap(Map.copyOf(addresses));
     }
 
     /** Where the map puts {@code name}, when it has the name and it was asked for. */

@@ -110,15 +110,19 @@ public final class TableWords {
                 || start.sectionIndex() >= file.sections().size()) {
             return null;
         }
-        Section holder = file.section(start.sectionIndex());
-        long from = start.value() - holder.address();
-        long to = stop.value() - holder.address();
+        return within(image, file.section(start.sectionIndex()), start.value(), stop.value());
+    }
+
+    /** The table from {@code start} to {@code stop} in {@code holder}, which must hold them both. */
+    private static Table within(ElfImage image, Section holder, long start, long stop) {
+        long from = start - holder.address();
+        long to = stop - holder.address();
         if (from < 0 || to < from || to > holder.size() || !holder.hasFileBytes()) {
             throw new InputException(
                     Failure.MALFORMED,
                     String.format(
                             "%s..%s (0x%x..0x%x) is not inside %s",
-                            START_MCOUNT_LOC, STOP_MCOUNT_LOC, start.value(), stop.value(), holder.name()));
+                            START_MCOUNT_LOC, STOP_MCOUNT_LOC, start, stop, holder.name()));
         }
         return read(image, START_MCOUNT_LOC, holder, from, to - from, false);
     }
@@ -127,26 +131,34 @@ public final class TableWords {
      * The kernel's table between the addresses {@code start} and {@code stop} of its two symbols,
      * for an image stripped of its symbol table ({@code System.map} gives them).
      *
-     * @throws InputException when they do not lie in one allocated section with file bytes
+     * @throws InputException when they do not lie in one allocated section with file bytes (the
+     *     section {@code start} lies in)
      */
     public static Table kernelRange(ElfImage image, long start, long stop) {
-        for (Section holder : image.file().sections()) {
-            long from = start - holder.address();
-            long to = stop - holder.address();
-            if (holder.isAlloc()
-                    && holder.hasFileBytes()
-                    && Long.compareUnsigned(start, holder.address()) >= 0
-                    && Long.compareUnsigned(from, holder.size()) < 0
-                    && Long.compareUnsigned(to, holder.size()) <= 0
-                    && Long.compareUnsigned(from, to) <= 0) {
-                return read(image, START_MCOUNT_LOC, holder, from, to - from, false);
+        Section holder = null;
+        for (Section s : image.file().sections()) {
+            long from = start - s.address();
+            if (!s.isAlloc()
+                    || !s.hasFileBytes()
+                    || Long.compareUnsigned(start, s.address()) < 0
+                    || Long.compareUnsigned(from, s.size()) > 0) {
+                continue;
+            }
+            // An empty table may sit at a section's end; a section the table starts inside wins.
+            if (Long.compareUnsigned(from, s.size()) < 0) {
+                holder = s;
+                break;
+            }
+            if (holder == null) {
+                holder = s;
             }
         }
-        throw new InputException(
-                Failure.MALFORMED,
-                String.format(
-                        "%s..%s (0x%x..0x%x) is not inside one section of the file",
-                        START_MCOUNT_LOC, STOP_MCOUNT_LOC, start, stop));
+        if (holder == null) {
+            throw new InputException(
+                    Failure.MALFORMED,
+                    String.format("%s (0x%x) lies in no section of the file", START_MCOUNT_LOC, start));
+        }
+        return within(image, holder, start, stop);
     }
 
     private static Table read(ElfImage image, String name, Section holder, long from, long size, boolean patchable) {
