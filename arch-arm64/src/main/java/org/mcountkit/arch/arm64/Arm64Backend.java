@@ -2,6 +2,7 @@ package org.mcountkit.arch.arm64;
 
 import static org.mcountkit.api.ElfMachine.EM_AARCH64;
 
+import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.AbstractArchBackend;
@@ -14,6 +15,7 @@ import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
 import org.mcountkit.api.RelocationType;
 import org.mcountkit.api.RelocationTypes;
+import org.mcountkit.api.WordEncodings;
 
 /**
  * AArch64 (LP64), little- and big-endian. Relocation numbers from the ELF for the Arm 64-bit
@@ -59,6 +61,15 @@ public final class Arm64Backend extends AbstractArchBackend {
     /** The only hook AArch64 compilers call: gcc and clang {@code -pg} (no {@code -mfentry} here). */
     private static final String HOOK = "_mcount";
 
+    /**
+     * How the kernel patches a site (arch/arm64/kernel/ftrace.c): the {@code bl _mcount} word
+     * becomes {@code nop} or {@code bl ftrace_caller}; a two-NOP patchable entry
+     * {@code mov x9, x30; bl ftrace_caller} (DYNAMIC_FTRACE_WITH_REGS/ARGS). A64 code is
+     * little-endian in aarch64_be files too.
+     */
+    static final WordEncodings ENCODINGS = new WordEncodings(
+            "A64", ByteOrder.LITTLE_ENDIAN, Arm64Instructions.NOP, Arm64Instructions.MOV_X9_X30, Arm64Instructions::bl);
+
     private static final List<Abi> ABIS = List.of(abi("aarch64", Endian.LITTLE), abi("aarch64_be", Endian.BIG));
 
     public Arm64Backend() {
@@ -85,7 +96,7 @@ public final class Arm64Backend extends AbstractArchBackend {
 
     @Override
     public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
-        return Arm64Encodings.INSTANCE;
+        return ENCODINGS;
     }
 
     /**
@@ -114,7 +125,7 @@ public final class Arm64Backend extends AbstractArchBackend {
             int bl = code.word(next);
             if (Arm64Instructions.isBl(bl)) {
                 return new Instruction.Call(
-                        Arm64Encodings.WITH_REGS_LENGTH, Arm64Instructions.branchTarget(bl, code.addressOf(next)));
+                        WordEncodings.ENTRY_LENGTH, Arm64Instructions.branchTarget(bl, code.addressOf(next)));
             }
         }
         return new Instruction.Other(Arm64Instructions.LENGTH);

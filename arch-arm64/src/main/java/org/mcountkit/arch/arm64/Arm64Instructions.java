@@ -36,11 +36,6 @@ final class Arm64Instructions {
         return InstructionWords.word(code, offset, ByteOrder.LITTLE_ENDIAN);
     }
 
-    /** The four bytes of an instruction word as stored in memory (A64 code is little-endian in either data order). */
-    static byte[] bytes(int word) {
-        return InstructionWords.bytes(word, ByteOrder.LITTLE_ENDIAN);
-    }
-
     static boolean isBl(int word) {
         return (word & OPCODE_MASK) == BL;
     }

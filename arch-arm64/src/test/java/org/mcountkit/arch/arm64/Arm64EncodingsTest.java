@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.api.EncodingException;
+import org.mcountkit.api.WordEncodings;
 import org.mcountkit.testkit.ObjdumpCode;
 import org.mcountkit.testkit.Toolchain;
 
@@ -27,7 +29,7 @@ class Arm64EncodingsTest {
     @TempDir
     Path dir;
 
-    private final Arm64Encodings encodings = Arm64Encodings.INSTANCE;
+    private final WordEncodings encodings = Arm64Backend.ENCODINGS;
 
     @Test
     void aBlDecodesBackToItsTargetAndObjdumpAgrees() throws IOException {
@@ -40,7 +42,7 @@ class Arm64EncodingsTest {
             long distance = i < distances.length ? distances[i] : 4L * (random.nextInt(1 << 26) - (1 << 25));
             long target = site + distance;
             byte[] bl = encodings.call(site, target);
-            assertEquals(target, Arm64Encodings.callTarget(bl, site), "round trip of " + distance);
+            assertEquals(target, callTarget(bl, site), "round trip of " + distance);
             targets.add(target);
             code.writeBytes(bl);
         }
@@ -62,11 +64,9 @@ class Arm64EncodingsTest {
         assertThrows(EncodingException.class, () -> encodings.call(site, site + (1L << 40)));
         assertThrows(EncodingException.class, () -> encodings.call(site, site + 2));
         EncodingException far =
-                assertThrows(EncodingException.class, () -> encodings.callWithRegs(site, site + 4 + MIB_128));
+                assertThrows(EncodingException.class, () -> encodings.entryCall(site, site + 4 + MIB_128));
         assertTrue(far.getMessage().contains("128 MiB"), far.getMessage());
-        assertEquals(
-                site + 4 + MIB_128 - 4,
-                Arm64Encodings.callTarget(encodings.call(site + 4, site + 4 + MIB_128 - 4), site + 4));
+        assertEquals(site + 4 + MIB_128 - 4, callTarget(encodings.call(site + 4, site + 4 + MIB_128 - 4), site + 4));
     }
 
     @Test
@@ -74,7 +74,7 @@ class Arm64EncodingsTest {
         long caller = BASE + 0x200000;
         ByteArrayOutputStream code = new ByteArrayOutputStream();
         code.writeBytes(encodings.nop(12));
-        code.writeBytes(encodings.callWithRegs(BASE + 12, caller));
+        code.writeBytes(encodings.entryCall(BASE + 12, caller));
 
         List<ObjdumpCode.Instruction> decoded = disassemble(code.toByteArray());
 
@@ -87,6 +87,14 @@ class Arm64EncodingsTest {
         assertEquals(4, encodings.siteLength());
         assertThrows(EncodingException.class, () -> encodings.nop(6));
         assertThrows(EncodingException.class, () -> encodings.nop(0));
+    }
+
+    /** Where the {@code bl} in {@code bytes} (one word as stored) placed at {@code address} goes. */
+    private static long callTarget(byte[] bytes, long address) {
+        assertEquals(4, bytes.length);
+        int word = Arm64Instructions.word(ByteBuffer.wrap(bytes), 0);
+        assertTrue(Arm64Instructions.isBl(word), Integer.toHexString(word));
+        return Arm64Instructions.branchTarget(word, address);
     }
 
     /** objdump's reading of raw A64 code placed at {@link #BASE}. */

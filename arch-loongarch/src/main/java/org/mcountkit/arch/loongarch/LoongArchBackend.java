@@ -2,6 +2,7 @@ package org.mcountkit.arch.loongarch;
 
 import static org.mcountkit.api.ElfMachine.EM_LOONGARCH;
 
+import java.nio.ByteOrder;
 import java.util.List;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.AbstractArchBackend;
@@ -12,6 +13,7 @@ import org.mcountkit.api.Endian;
 import org.mcountkit.api.Instruction;
 import org.mcountkit.api.InstructionSet;
 import org.mcountkit.api.PatchEncodings;
+import org.mcountkit.api.WordEncodings;
 
 /**
  * LoongArch, 64-bit (EM_LOONGARCH, little-endian, RELA), the machine the kernel ports as
@@ -42,13 +44,25 @@ public final class LoongArchBackend extends AbstractArchBackend {
             .companions(LoongArchRelocations.R_LARCH_RELAX)
             .build();
 
+    /**
+     * How the kernel patches a site (arch/loongarch/kernel/ftrace_dyn.c): a {@code -pg} site is the
+     * {@code bl _mcount} word; the two NOPs of {@code -fpatchable-function-entry=2} become
+     * {@code move $t0, $ra} and {@code bl ftrace_caller}.
+     */
+    private static final WordEncodings ENCODINGS = new WordEncodings(
+            "LoongArch",
+            ByteOrder.LITTLE_ENDIAN,
+            LoongArchInstructions.NOP,
+            LoongArchInstructions.MOVE_T0_RA,
+            LoongArchInstructions::bl);
+
     public LoongArchBackend() {
         super("loongarch", List.of(LA64));
     }
 
     @Override
     public PatchEncodings encodings(ElfTarget target, InstructionSet mode) {
-        return LoongArchEncodings.INSTANCE;
+        return ENCODINGS;
     }
 
     /**

@@ -1,8 +1,6 @@
 package org.mcountkit.arch.loongarch;
 
-import java.nio.ByteOrder;
 import org.mcountkit.api.EncodingException;
-import org.mcountkit.api.InstructionWords;
 
 /**
  * The LoongArch instructions ftrace sites are made of (LoongArch Reference Manual, volume 1,
@@ -29,11 +27,6 @@ final class LoongArchInstructions {
     private static final long REACH = 1L << 27;
 
     private LoongArchInstructions() {}
-
-    /** The instruction word at {@code offset}, read little-endian whatever the buffer's order. */
-    static byte[] bytes(int word) {
-        return InstructionWords.bytes(word, ByteOrder.LITTLE_ENDIAN);
-    }
 
     static boolean isBl(int word) {
         return (word & OPCODE6_MASK) == BL;
