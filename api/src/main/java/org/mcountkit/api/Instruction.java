@@ -7,7 +7,7 @@ package org.mcountkit.api;
  */
 public sealed interface Instruction {
 
-    /** Bytes the instruction (or the sequence read as one) spans; at least 1. */
+    /** Bytes the instruction (or the sequence read as one) spans; at least 1 (core refuses less). */
     int length();
 
     /**
@@ -20,7 +20,6 @@ public sealed interface Instruction {
      */
     record Call(int length, Destination destination, long address) implements Instruction {
         public Call {
-            requirePositive(length);
             if (destination == Destination.UNKNOWN && address != 0) {
                 throw new IllegalArgumentException("a call to an unknown destination has no address");
             }
@@ -56,11 +55,7 @@ public sealed interface Instruction {
      * A jump that does not return (arm64's {@code b}, RISC-V's {@code j} and {@code auipc + jr},
      * x86's {@code jmp}): at a hook, a tail call, which ftrace cannot patch as a call site.
      */
-    record Jump(int length) implements Instruction {
-        public Jump {
-            requirePositive(length);
-        }
-    }
+    record Jump(int length) implements Instruction {}
 
     /**
      * A call that goes through a stub the linker made and returns to an instruction that undoes
@@ -68,53 +63,27 @@ public sealed interface Instruction {
      * call written in its place would skip the stub, so ftrace patches it only through a module
      * trampoline and never as a site of its own.
      */
-    record CallThroughStub(int length) implements Instruction {
-        public CallThroughStub {
-            requirePositive(length);
-        }
-    }
+    record CallThroughStub(int length) implements Instruction {}
 
     /**
      * An instruction that puts an address in a register (s390's {@code larl}): at a hook, the
      * hook's address taken, not a call.
      */
-    record AddressLoad(int length) implements Instruction {
-        public AddressLoad {
-            requirePositive(length);
-        }
-    }
+    record AddressLoad(int length) implements Instruction {}
 
     /** The NOP ftrace writes over a disabled site (the kernel's own bytes for this machine and mode). */
-    record Nop(int length) implements Instruction {
-        public Nop {
-            requirePositive(length);
-        }
-    }
+    record Nop(int length) implements Instruction {}
 
     /**
      * Another no-op, of the kinds assemblers and compilers pad with (x86's {@code 90}s and
      * {@code 0f 1f} forms): part of a patchable entry's pad, but not a disabled ftrace site.
      */
-    record Pad(int length) implements Instruction {
-        public Pad {
-            requirePositive(length);
-        }
-    }
+    record Pad(int length) implements Instruction {}
 
     /**
      * Anything else. {@code length} is how far a walk through the code steps past it: the
      * instruction's length where the decoder knows it, else the smallest instruction alignment
      * (1 on x86, which is scanned byte by byte).
      */
-    record Other(int length) implements Instruction {
-        public Other {
-            requirePositive(length);
-        }
-    }
-
-    private static void requirePositive(int length) {
-        if (length < 1) {
-            throw new IllegalArgumentException("instruction length " + length);
-        }
-    }
+    record Other(int length) implements Instruction {}
 }

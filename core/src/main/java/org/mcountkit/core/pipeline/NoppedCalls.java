@@ -12,6 +12,7 @@ import org.mcountkit.api.SiteSource;
 import org.mcountkit.core.image.ElfImage;
 import org.mcountkit.core.image.HookSymbols;
 import org.mcountkit.core.image.TracedSections;
+import org.mcountkit.core.scan.CodeReader;
 import org.mcountkit.core.scan.FoundSite;
 
 /**
@@ -58,7 +59,7 @@ final class NoppedCalls {
     private static Optional<FoundSite> nopped(ElfImage image, Section section, Section rs, long place, String hook) {
         Code code = image.codeAt(section, place);
         for (long start = place; start >= Math.max(0, place - MAX_LEAD); start--) {
-            Instruction at = image.backend().decode(code, (int) start);
+            Instruction at = CodeReader.of(image).decode(code, (int) start);
             if ((at instanceof Instruction.Nop || at instanceof Instruction.Pad) && start + at.length() > place) {
                 CallSite site = new CallSite(
                         section.index(),

@@ -22,19 +22,7 @@ import org.mcountkit.core.image.ElfImage;
  * holds, how long a site and a NOP pad are, which calls a function makes, and what a site should
  * hold. Every command that looks at code asks here, so the rules live once.
  */
-public final class CodeReader {
-
-    private final ArchBackend backend;
-    private final ElfTarget target;
-    private final Abi abi;
-    private final long addressMask;
-
-    public CodeReader(ArchBackend backend, ElfTarget target) {
-        this.backend = backend;
-        this.target = target;
-        this.abi = backend.abi(target);
-        this.addressMask = target.addressMask();
-    }
+public record CodeReader(ArchBackend backend, ElfTarget target) {
 
     /** The reader for an image's code. */
     public static CodeReader of(ElfImage image) {
@@ -47,6 +35,11 @@ public final class CodeReader {
             return new Instruction.Other(1);
         }
         Instruction found = backend.decode(code, offset);
+        if (found.length() < 1) {
+            // A walk would never move past it.
+            throw new IllegalStateException(backend.name() + " decoded " + found + " at offset " + offset
+                    + ": an instruction spans at least one byte");
+        }
         if (offset + found.length() > code.bytes().limit() && !(found instanceof Instruction.Other)) {
             // A backend that misjudged the end: what does not fit is not an instruction here.
             return new Instruction.Other(1);
@@ -60,8 +53,8 @@ public final class CodeReader {
             return false;
         }
         return switch (call.destination()) {
-            case TARGET -> targets.accepts(call.address() & addressMask);
-            case SLOT -> targets.acceptsSlot(call.address() & addressMask);
+            case TARGET -> targets.accepts(call.address() & target.addressMask());
+            case SLOT -> targets.acceptsSlot(call.address() & target.addressMask());
             case UNKNOWN -> targets.isAny();
         };
     }
@@ -123,15 +116,17 @@ public final class CodeReader {
     public List<HookCall> hookCalls(Code code, int start, int length, CallTargets targets) {
         List<HookCall> calls = new ArrayList<>();
         int end = start + length;
+        boolean byByte = backend.abi(target).codeWalk() == CodeWalk.BY_BYTE;
         int at = start;
         while (at < end) {
             Instruction here = decode(code, at);
             if (callsHook(here, targets) && at + here.length() <= end) {
                 Instruction.Call call = (Instruction.Call) here;
-                calls.add(new HookCall(at - start, here.length(), call.destination(), call.address() & addressMask));
+                calls.add(new HookCall(
+                        at - start, here.length(), call.destination(), call.address() & target.addressMask()));
                 at += here.length();
             } else {
-                at += abi.codeWalk() == CodeWalk.BY_BYTE ? 1 : here.length();
+                at += byByte ? 1 : here.length();
             }
         }
         return calls;
@@ -160,7 +155,9 @@ public final class CodeReader {
             hookCalls.add(new Verification.HookCall(call.getValue(), bytes));
         }
         return new Verification.Expected(
-                hookCalls, List.copyOf(new TreeSet<>(abi.hooks())), encodings.nop(address, encodings.siteLength()));
+                hookCalls,
+                List.copyOf(new TreeSet<>(backend.abi(target).hooks())),
+                encodings.nop(address, encodings.siteLength()));
     }
 
     public PatchEncodings encodings(InstructionSet mode) {

@@ -21,15 +21,7 @@ import org.mcountkit.api.Recognition;
  * sequence over several relocations needs (MIPS's long call, nds32's {@code sethi/ori/jral}); by
  * default it words the bytes there as no call.
  */
-final class HookJudge {
-
-    private final ArchBackend backend;
-    private final CodeReader reader;
-
-    HookJudge(ArchBackend backend, CodeReader reader) {
-        this.backend = backend;
-        this.reader = reader;
-    }
+record HookJudge(ArchBackend backend, CodeReader reader) {
 
     Recognition judge(HookReference ref, Code code) {
         Abi abi = ref.abi();

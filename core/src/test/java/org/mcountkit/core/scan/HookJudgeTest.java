@@ -1,6 +1,7 @@
 package org.mcountkit.core.scan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.eq;
@@ -92,6 +93,17 @@ class HookJudgeTest {
 
         assertEquals(Recognition.site(4, 4), judge(Types.R_T_THUMB_CALL, false));
         verify(backend, never()).recognize(any());
+    }
+
+    @Test
+    void anInstructionOfNoBytesIsTheBackendsDefectNamedByCore() {
+        when(backend.name()).thenReturn("test");
+        when(backend.decode(any(), anyInt())).thenReturn(new Instruction.Other(0));
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> judge(Types.R_T_CALL, false));
+        assertEquals(
+                "test decoded Other[length=0] at offset 4: an instruction spans at least one byte",
+                refused.getMessage());
     }
 
     @Test
