@@ -5,7 +5,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.mcountkit.core.Mcountkit;
 import org.mcountkit.core.PruneOptions;
 import org.mcountkit.core.PruneResult;
 import org.mcountkit.core.Verification;
@@ -54,13 +53,11 @@ final class PruneCommand extends CommandHelp implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        PrintWriter out = context.out();
-        Reporter reporter = context.reporter();
-        Mcountkit mcountkit = context.mcountkit();
-        return context.eachFile(images, image -> mcountkit.prune(image, new PruneOptions(dryRun)), (image, result) -> {
-            reporter.diagnostics(result.file(), result.diagnostics());
+        PruneOptions options = new PruneOptions(dryRun);
+        return context.eachFile(images, image -> context.mcountkit().prune(image, options), (image, result) -> {
+            context.reporter().diagnostics(result.file(), result.diagnostics());
             if (!context.verbosity.quiet) {
-                print(out, result, dryRun);
+                print(context.out(), result, dryRun);
             }
             return true;
         });

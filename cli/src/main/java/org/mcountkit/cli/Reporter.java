@@ -11,15 +11,7 @@ import org.mcountkit.core.Outcome;
 import org.mcountkit.core.output.OneLine;
 
 /** Prints problems as {@code mcountkit: FILE: reason}, filtered by verbosity. */
-final class Reporter {
-
-    private final PrintWriter err;
-    private final Verbosity verbosity;
-
-    Reporter(PrintWriter err, Verbosity verbosity) {
-        this.err = err;
-        this.verbosity = verbosity;
-    }
+record Reporter(PrintWriter err, Verbosity verbosity) {
 
     /** A file that could not be done, named as the user gave it; a heap too small says how to raise it. */
     void failed(Path shownAs, Outcome outcome) {

@@ -1,5 +1,7 @@
 package org.mcountkit.core;
 
+import com.google.common.collect.EnumMultiset;
+import com.google.common.collect.Multiset;
 import java.nio.file.Path;
 import java.util.List;
 import org.mcountkit.core.ftrace.RecordPages;
@@ -37,49 +39,33 @@ public record FunctionList(
 
     /** The counts the kernel prints about these records. */
     public Summary summary() {
-        int words = 0;
-        int zeros = 0;
-        int outside = 0;
-        int initFreed = 0;
-        int invalid = 0;
-        int listed = 0;
-        int moduleRecords = 0;
-        int moduleInitFreed = 0;
+        Multiset<RecordFate> all = EnumMultiset.create(RecordFate.class);
+        Multiset<RecordFate> vmlinux = EnumMultiset.create(RecordFate.class);
         for (FtraceRecord r : records) {
-            boolean module = r.module().isPresent();
-            if (!module) {
-                words++;
-            }
-            switch (r.fate()) {
-                case ZERO -> zeros += module ? 0 : 1;
-                case OUTSIDE_TEXT -> outside++;
-                case INIT_FREED -> initFreed++;
-                case MODULE_INIT_FREED -> moduleInitFreed++;
-                case INVALID, LISTED -> {
-                    if (r.fate() == RecordFate.INVALID) {
-                        invalid++;
-                    }
-                    if (module) {
-                        moduleRecords++;
-                    } else {
-                        listed++;
-                    }
-                }
+            all.add(r.fate());
+            if (r.module().isEmpty()) {
+                vmlinux.add(r.fate());
             }
         }
+        int words = vmlinux.size();
+        int invalid = all.count(RecordFate.INVALID);
+        // An invalid record is listed too, under its placeholder name.
+        int listed = vmlinux.count(RecordFate.LISTED) + vmlinux.count(RecordFate.INVALID);
+        int moduleRecords = all.count(RecordFate.LISTED) + invalid - listed;
+        int initFreed = all.count(RecordFate.INIT_FREED);
         int atBoot = listed + initFreed;
         int bootLine = release.atLeast(6, 12) ? atBoot : words;
         RecordPages.Count pages = RecordPages.of(records, release, memory);
         return new Summary(
                 words,
-                zeros,
-                outside,
+                vmlinux.count(RecordFate.ZERO),
+                all.count(RecordFate.OUTSIDE_TEXT),
                 bootLine,
                 atBoot,
                 initFreed,
                 listed,
                 moduleRecords,
-                moduleInitFreed,
+                all.count(RecordFate.MODULE_INIT_FREED),
                 invalid,
                 pages.pages(),
                 pages.groups());

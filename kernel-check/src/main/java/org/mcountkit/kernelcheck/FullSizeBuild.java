@@ -18,20 +18,12 @@ import java.util.stream.IntStream;
  * (the stamp file), a later run only runs make again, which goes on where the last one stopped;
  * the logs append and each make run adds its time to build.times. --fresh starts over.
  */
-final class FullSizeBuild {
+record FullSizeBuild(Setup setup, KernelBuild build) {
 
     /** Written once configure, prepare and the C tool's move are done: a run finding it resumes. */
     static final String STAMP = ".kernel-check-prepared";
 
     private static final String STARTED = "started";
-
-    private final Setup setup;
-    private final KernelBuild build;
-
-    FullSizeBuild(Setup setup, KernelBuild build) {
-        this.setup = setup;
-        this.build = build;
-    }
 
     void run() {
         Path dir = setup.dir(Build.MCOUNTKIT);

@@ -1,33 +1,27 @@
 package org.mcountkit.kernelcheck;
 
+import java.util.Locale;
+
 /**
  * The wrapper a build's scripts/recordmcount is replaced with (a resource of this package), and
  * whether Kbuild must call it per object.
  */
 enum Recorder {
     /** Runs the C tool, moved to scripts/recordmcount.c-tool. */
-    C_TOOL("c-wrapper.sh", true),
+    C_TOOL,
     /** Runs mcountkit on each object. */
-    MCOUNTKIT("mcountkit-wrapper.sh", true),
+    MCOUNTKIT,
     /** docs/per-link.patch records once per link: a per-object call fails the build. */
-    PER_LINK("per-link-wrapper.sh", false);
+    PER_LINK;
 
-    private final String template;
-    private final boolean perObject;
-
-    Recorder(String template, boolean perObject) {
-        this.template = template;
-        this.perObject = perObject;
-    }
-
-    /** The wrapper's resource, with @DIR@ and @ENTRY@ to fill in. */
+    /** The wrapper's resource (the name in lower case, hyphenated), with @DIR@ and @ENTRY@ to fill in. */
     String template() {
-        return template;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-') + "-wrapper.sh";
     }
 
     /** Whether the build calls it per object; if not, a call is a fault of the build. */
     boolean perObject() {
-        return perObject;
+        return this != PER_LINK;
     }
 
     /** The wrapper a per-object build of {@code tool} runs. */

@@ -17,11 +17,10 @@ import java.util.Optional;
  */
 final class WorkLock {
 
-    private final FileChannel channel;
+    /** The lock, which keeps its channel. */
     private final FileLock lock;
 
-    private WorkLock(FileChannel channel, FileLock lock) {
-        this.channel = channel;
+    private WorkLock(FileLock lock) {
         this.lock = lock;
     }
 
@@ -31,7 +30,7 @@ final class WorkLock {
             Setup.say("waiting for another kernel-check using " + work);
             FileChannel channel = open(work);
             try {
-                return new WorkLock(channel, channel.lock());
+                return new WorkLock(channel.lock());
             } catch (IOException e) {
                 throw closing(channel, e);
             }
@@ -47,7 +46,7 @@ final class WorkLock {
                 channel.close();
                 return Optional.empty();
             }
-            return Optional.of(new WorkLock(channel, lock));
+            return Optional.of(new WorkLock(lock));
         } catch (IOException e) {
             throw closing(channel, e);
         }
@@ -55,7 +54,7 @@ final class WorkLock {
 
     /** Whether this process still holds the lock. */
     boolean held() {
-        return channel.isOpen() && lock.isValid();
+        return lock.channel().isOpen() && lock.isValid();
     }
 
     private static FileChannel open(Path work) {

@@ -59,18 +59,17 @@ public final class Nds32Backend extends AbstractArchBackend {
 
     @Override
     public Recognition recognize(HookReference ref) {
-        int type = ref.type();
         long at = ref.offset();
         if (at % Nds32Instructions.SHORT_LENGTH != 0) {
             return ref.notACall("at an odd offset");
         }
-        if (R_NDS32_HI20_RELA.is(type)) {
+        if (R_NDS32_HI20_RELA.is(ref.type())) {
             return longCall(ref, at);
         }
-        if (R_NDS32_LO12S0_ORI_RELA.is(type)) {
+        if (R_NDS32_LO12S0_ORI_RELA.is(ref.type())) {
             return oriOfLongCall(ref, at);
         }
-        if (R_NDS32_25_PCREL_RELA.is(type)) {
+        if (R_NDS32_25_PCREL_RELA.is(ref.type())) {
             return jal(ref, at);
         }
         return ref.notACall("reference (uses the hook's address)");

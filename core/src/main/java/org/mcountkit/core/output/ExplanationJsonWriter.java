@@ -29,8 +29,7 @@ public final class ExplanationJsonWriter {
 
     private static void writeOne(JsonGenerator json, Explanation e) throws IOException {
         {
-            json.writeStartObject();
-            json.writeNumberField("schemaVersion", JsonOutput.SCHEMA_VERSION);
+            JsonOutput.startReport(json);
             json.writeStringField("function", e.function());
             json.writeBooleanField("traceable", e.traceable());
             json.writeStringField("reason", e.reason().label());

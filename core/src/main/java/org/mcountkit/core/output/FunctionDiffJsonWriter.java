@@ -18,8 +18,7 @@ public final class FunctionDiffJsonWriter {
 
     public void write(FunctionDiff diff, Writer out) throws IOException {
         JsonOutput.write(out, json -> {
-            json.writeStartObject();
-            json.writeNumberField("schemaVersion", JsonOutput.SCHEMA_VERSION);
+            JsonOutput.startReport(json);
             json.writeNumberField("listedA", diff.listedA());
             json.writeNumberField("listedB", diff.listedB());
             json.writeArrayFieldStart("changes");

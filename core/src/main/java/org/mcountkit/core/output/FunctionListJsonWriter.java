@@ -24,10 +24,7 @@ public final class FunctionListJsonWriter {
     }
 
     private static void writeList(JsonGenerator json, FunctionList list) throws IOException {
-        json.writeStartObject();
-        json.writeNumberField("schemaVersion", JsonOutput.SCHEMA_VERSION);
-        json.writeStringField("image", list.image().toString());
-        json.writeStringField("machine", list.machine());
+        JsonOutput.startReport(json, "image", list.image(), list.machine());
         json.writeStringField("release", list.release().toString());
         json.writeStringField("releaseSource", list.releaseSource());
         json.writeStringField("config", list.configSource());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import java.io.IOException;
 import java.io.Writer;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -42,6 +43,19 @@ final class JsonOutput {
     static void writeAddressField(JsonGenerator json, String name, long address) throws IOException {
         json.writeFieldName(name);
         json.writeNumber(Long.toUnsignedString(address));
+    }
+
+    /** Opens a report's object with its {@link #SCHEMA_VERSION}, the field every report starts with. */
+    static void startReport(JsonGenerator json) throws IOException {
+        json.writeStartObject();
+        json.writeNumberField("schemaVersion", SCHEMA_VERSION);
+    }
+
+    /** Opens the report of one file: its schema version, the file under {@code field}, and its machine. */
+    static void startReport(JsonGenerator json, String field, Path file, String machine) throws IOException {
+        startReport(json);
+        json.writeStringField(field, file.toString());
+        json.writeStringField("machine", machine);
     }
 
     static void write(Writer out, Document document) throws IOException {

@@ -43,8 +43,7 @@ public final class JsonReportWriter {
 
     private void writeOutcome(JsonGenerator json, Outcome outcome) throws IOException {
         if (outcome.isFailure()) {
-            json.writeStartObject();
-            json.writeNumberField("schemaVersion", JsonOutput.SCHEMA_VERSION);
+            JsonOutput.startReport(json);
             json.writeStringField("file", outcome.file().toString());
             json.writeStringField("error", outcome.reason());
             json.writeEndObject();
@@ -54,10 +53,7 @@ public final class JsonReportWriter {
     }
 
     private void writeFile(JsonGenerator json, FileReport report) throws IOException {
-        json.writeStartObject();
-        json.writeNumberField("schemaVersion", JsonOutput.SCHEMA_VERSION);
-        json.writeStringField("file", report.file().toString());
-        json.writeStringField("machine", report.machine());
+        JsonOutput.startReport(json, "file", report.file(), report.machine());
         json.writeStringField("elfClass", report.target().elfClass().name());
         json.writeStringField("byteOrder", report.target().endian().label());
         json.writeArrayFieldStart("sites");

@@ -29,10 +29,7 @@ public final class VerificationJsonWriter {
     }
 
     private static void writeImage(JsonGenerator json, Verification v) throws IOException {
-        json.writeStartObject();
-        json.writeNumberField("schemaVersion", JsonOutput.SCHEMA_VERSION);
-        json.writeStringField("file", v.file().toString());
-        json.writeStringField("machine", v.machine());
+        JsonOutput.startReport(json, "file", v.file(), v.machine());
         json.writeNumberField("checked", v.checked());
         json.writeNumberField("zeros", v.zeros());
         json.writeBooleanField("clean", v.clean());

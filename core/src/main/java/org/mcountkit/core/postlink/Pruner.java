@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.mcountkit.api.Abi;
 import org.mcountkit.api.Diagnostic;
@@ -74,37 +75,17 @@ public final class Pruner {
         try (ElfImage image = existing == null
                 ? ElfImage.open(path, rewriting.backends())
                 : ElfImage.openForReplacing(existing, rewriting.backends(), rewriting.races())) {
-            ElfFile file = image.file();
-            if (image.relocatable()) {
-                return new ModuleEdit(image).prune(existing, rewriting.races(), start, rewriting);
-            }
-            List<TableWords.Table> tables = TableWords.of(image).stream()
-                    .filter(TableWords.Table::mcount)
-                    .toList();
-            requirePrunable(
-                    image,
-                    !tables.isEmpty(),
-                    "__mcount_loc table (nor " + TableWords.START_MCOUNT_LOC + ".." + TableWords.STOP_MCOUNT_LOC + ")");
-            for (Section s : file.sections()) {
-                if (s.type() == DynamicSection.SHT_RELR) {
-                    throw new InputException(
-                            Failure.UNUSABLE_SITES,
-                            s.name() + " holds packed relative relocations (SHT_RELR), which prune cannot rewrite:"
-                                    + " link without -z pack-relative-relocs");
-                }
-            }
-            Edit edit = new Edit(image);
-            for (TableVerdicts table : Verifier.verdicts(image, tables)) {
-                edit.table(table);
-            }
-            PruneResult result = edit.finish(existing, rewriting.races());
+            PruneResult result = image.relocatable()
+                    ? new ModuleEdit(image).prune(existing, rewriting.races())
+                    : pruneImage(image, existing);
             if (rewriting.log().isDebugEnabled()) {
                 rewriting
                         .log()
                         .debug(
-                                "{}: {}; {} entr(ies), {} zero before, {} zeroed, {} relocation(s) made NONE{}; {} ms",
+                                "{}: {}; {}{} entr(ies), {} zero before, {} zeroed, {} relocation(s) retired{}; {} ms",
                                 path,
                                 image.machine(),
+                                result.module() ? "module, " : "",
                                 result.entries(),
                                 result.zerosBefore(),
                                 result.zeroed().size(),
@@ -114,6 +95,29 @@ public final class Pruner {
             }
             return result;
         }
+    }
+
+    private PruneResult pruneImage(ElfImage image, AtomicFile.Existing existing) {
+        ElfFile file = image.file();
+        List<TableWords.Table> tables =
+                TableWords.of(image).stream().filter(TableWords.Table::mcount).toList();
+        requirePrunable(
+                image,
+                !tables.isEmpty(),
+                "__mcount_loc table (nor " + TableWords.START_MCOUNT_LOC + ".." + TableWords.STOP_MCOUNT_LOC + ")");
+        for (Section s : file.sections()) {
+            if (s.type() == DynamicSection.SHT_RELR) {
+                throw new InputException(
+                        Failure.UNUSABLE_SITES,
+                        s.name() + " holds packed relative relocations (SHT_RELR), which prune cannot rewrite:"
+                                + " link without -z pack-relative-relocs");
+            }
+        }
+        Edit edit = new Edit(image);
+        for (TableVerdicts table : Verifier.verdicts(image, tables)) {
+            edit.table(table);
+        }
+        return edit.finish(existing, rewriting.races());
     }
 
     /**
@@ -148,7 +152,7 @@ public final class Pruner {
             this.file = image.file();
         }
 
-        PruneResult prune(AtomicFile.Existing target, RaceWindows races, long start, Rewriting rewriting) {
+        PruneResult prune(AtomicFile.Existing target, RaceWindows races) {
             List<Section> tables = file.sections().stream()
                     .filter(s -> s.hasFileBytes()
                             && (s.name().equals(McountLocSections.TABLE)
@@ -161,18 +165,16 @@ public final class Pruner {
             ElfAppender out = ElfAppender.inPlace(file, image.abi().relocationInfo());
             RelocationRetirer retirer = RelocationRetirer.toNothing(image, out);
             int word = image.target().pointerSize();
-            int entries = 0;
-            int zerosBefore = 0;
+            Tally tally = new Tally();
             int bad = 0;
-            List<Verification.Finding> zeroed = new ArrayList<>();
             for (Section table : tables) {
                 for (Verifier.ObjectVerdict v : Verifier.objectVerdicts(image, table)) {
-                    entries++;
+                    tally.entries++;
                     switch (v.verdict().kind()) {
-                        case ZERO -> zerosBefore++;
+                        case ZERO -> tally.zerosBefore++;
                         case BAD -> bad++;
                         case OUTSIDE_FUNCTION -> {
-                            zeroed.add(v.verdict().finding());
+                            tally.zeroed.add(v.verdict().finding());
                             out.patch(table.offset() + v.offset(), new byte[word]);
                             retirer.add(table.index(), v.offset(), word);
                         }
@@ -183,42 +185,48 @@ public final class Pruner {
                 }
             }
             retirer.retire();
-            List<Diagnostic> diagnostics = new ArrayList<>();
-            if (bad > 0) {
-                diagnostics.add(Diagnostic.of(
-                        Severity.WARNING,
-                        bad + " entr" + (bad == 1 ? "y is" : "ies are") + " bad (see verify): left as they are"));
-            }
-            boolean changes = !zeroed.isEmpty();
+            tally.bad(bad, Optional.empty(), "");
+            boolean changes = !tally.zeroed.isEmpty();
             boolean write = changes && target != null;
             if (write) {
-                ElfFiles.replace(target, true, out, races).ifPresent(diagnostics::add);
+                ElfFiles.replace(target, true, out, races).ifPresent(tally.diagnostics::add);
             }
-            if (rewriting.log().isDebugEnabled()) {
-                rewriting
-                        .log()
-                        .debug(
-                                "{}: {}; module, {} entr(ies), {} zero before, {} zeroed{}; {} ms",
-                                file.path(),
-                                image.machine(),
-                                entries,
-                                zerosBefore,
-                                zeroed.size(),
-                                write ? "" : ", file unchanged",
-                                Millis.since(start));
+            return tally.result(image, tally.zeroed.size(), false, changes, write, true);
+        }
+    }
+
+    /** What pruning one file counted and has to say, both kinds of file alike. */
+    private static final class Tally {
+        private final List<Verification.Finding> zeroed = new ArrayList<>();
+        private final List<Diagnostic> diagnostics = new ArrayList<>();
+        private int entries;
+        private int zerosBefore;
+
+        /** Warns of {@code bad} entries left as they are ({@code after}: what else is said of them). */
+        void bad(int bad, Optional<String> table, String after) {
+            if (bad == 0) {
+                return;
             }
+            String message =
+                    bad + " entr" + (bad == 1 ? "y is" : "ies are") + " bad (see verify): left as they are" + after;
+            diagnostics.add(table.map(t -> Diagnostic.inSection(Severity.WARNING, t, message))
+                    .orElseGet(() -> Diagnostic.of(Severity.WARNING, message)));
+        }
+
+        PruneResult result(
+                ElfImage image, int neutralised, boolean reordered, boolean changes, boolean written, boolean module) {
             return new PruneResult(
-                    file.path(),
+                    image.file().path(),
                     image.machine(),
                     entries,
                     zerosBefore,
                     List.copyOf(zeroed),
-                    zeroed.size(),
-                    false,
+                    neutralised,
+                    reordered,
                     changes,
                     List.copyOf(diagnostics),
-                    write,
-                    true);
+                    written,
+                    module);
         }
     }
 
@@ -233,10 +241,7 @@ public final class Pruner {
         /** The bytes to write, by file offset. */
         private final Map<Long, byte[]> patches = new TreeMap<>();
 
-        private final List<Verification.Finding> zeroed = new ArrayList<>();
-        private final List<Diagnostic> diagnostics = new ArrayList<>();
-        private int entries;
-        private int zerosBefore;
+        private final Tally tally = new Tally();
         private boolean reordered;
 
         Edit(ElfImage image) {
@@ -258,19 +263,12 @@ public final class Pruner {
                 Verdict verdict = checked.verdicts().get(i);
                 zero[i] = verdict.kind() == Verdict.Kind.ZERO || verdict.kind() == Verdict.Kind.OUTSIDE_FUNCTION;
                 if (verdict.kind() == Verdict.Kind.OUTSIDE_FUNCTION) {
-                    zeroed.add(verdict.finding());
+                    tally.zeroed.add(verdict.finding());
                 }
             }
-            entries += n;
-            zerosBefore += checked.count(Verdict.Kind.ZERO);
-            int bad = checked.count(Verdict.Kind.BAD);
-            if (bad > 0) {
-                diagnostics.add(Diagnostic.inSection(
-                        Severity.WARNING,
-                        table.name(),
-                        bad + " entr" + (bad == 1 ? "y is" : "ies are")
-                                + " bad (see verify): left as they are, sorted with the others"));
-            }
+            tally.entries += n;
+            tally.zerosBefore += checked.count(Verdict.Kind.ZERO);
+            tally.bad(checked.count(Verdict.Kind.BAD), Optional.of(table.name()), ", sorted with the others");
             Integer[] sorted = new Integer[n];
             for (int i = 0; i < n; i++) {
                 sorted[i] = i;
@@ -308,20 +306,9 @@ public final class Pruner {
             if (write) {
                 ElfAppender out = ElfAppender.inPlace(file, abi.relocationInfo());
                 patches.forEach(out::patch);
-                ElfFiles.replace(target, true, out, races).ifPresent(diagnostics::add);
+                ElfFiles.replace(target, true, out, races).ifPresent(tally.diagnostics::add);
             }
-            return new PruneResult(
-                    file.path(),
-                    image.machine(),
-                    entries,
-                    zerosBefore,
-                    List.copyOf(zeroed),
-                    relocations.neutralised(),
-                    reordered,
-                    changes,
-                    List.copyOf(diagnostics),
-                    write,
-                    false);
+            return tally.result(image, relocations.neutralised(), reordered, changes, write, false);
         }
     }
 }
