@@ -14,6 +14,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,20 +38,17 @@ import org.mcountkit.core.Mcountkit;
  * build, so that each object costs a shell and a loopback round trip instead of a JVM start.
  * Each call is exactly {@code mcountkit recordmcount ARGS} run in the client's directory.
  *
- * <p>A call follows {@link ServerProtocol}: the client sends, in one write, the name of a proof it
- * left in the private folder, its folder, the argument count and the arguments; the server takes
- * the proof ({@link ServerProof}: reads its number and removes it) and answers with the number, so
- * the client learns it talks to its own user's server, then the call's output lines and its exit
- * status. Only a process of this user can leave a file in that folder, so a proof is also the
- * call's credential. Whoever removes the proof has the call: a client that is not answered tries
- * to remove it, and runs the call itself only when it could. A reply without the status tells
- * the client to run the call in a JVM of its own, so the server can only make a build faster,
- * never change what it writes.
+ * <p>A call follows {@link ServerProtocol}: the client sends the name of a proof it left in the
+ * private folder; the server answers with the proof's number ({@link ServerProof}), so the client
+ * learns it talks to its own user's server before it sends anything secret; the client sends its
+ * token, folder, argument count and arguments; the server answers the call's output lines and its
+ * exit status. A reply without the status tells the client to run the call in a JVM of its own,
+ * so the server can only make a build faster, never change what it writes.
  *
  * <p>Other users can reach a loopback port, so what a connection may hold is bounded: one
  * thread (this one) reads every connection, a connection not through its request within
  * {@link #READ_TIMEOUT} is closed, and each user may have {@link #PENDING_PER_USER} connections
- * being read at once. Only calls whose proof was taken reach the worker threads.
+ * being read at once. Only calls that gave the token reach the worker threads.
  *
  * <p>The server stops itself after a time without calls, and when the jar it runs from is
  * replaced; {@link #stop()} lets the calls already taken finish, each writing its file and
@@ -70,7 +68,8 @@ final class RecordServer {
 
     private static final int TOKEN_BYTES = 16;
     private static final int PROOF_FIELD = 0;
-    private static final int REQUEST_FIELD = 1;
+    private static final int TOKEN_FIELD = 1;
+    private static final int REQUEST_FIELD = 2;
 
     private final Mcountkit mcountkit;
     private final ServerStateFile state;
@@ -79,9 +78,7 @@ final class RecordServer {
     private final ServerSocketChannel listener;
     private final int port;
     private final Selector selector;
-    /** This server's word in its state file: it removes the file only while the file still holds it. */
-    private final String token;
-
+    private final byte[] clientToken;
     private final ServerProtocol protocol;
     private final ServerProof proof;
     private final PeerUsers peers;
@@ -104,7 +101,7 @@ final class RecordServer {
             ServerSocketChannel listener,
             int port,
             Selector selector,
-            String token,
+            String clientToken,
             PeerUsers peers) {
         this.mcountkit = mcountkit;
         this.state = state;
@@ -113,7 +110,7 @@ final class RecordServer {
         this.listener = listener;
         this.port = port;
         this.selector = selector;
-        this.token = token;
+        this.clientToken = clientToken.getBytes(StandardCharsets.US_ASCII);
         this.protocol = ServerProtocol.ofThisJar();
         this.proof = new ServerProof(state.folder(), protocol.proofPrefix());
         this.peers = peers;
@@ -144,11 +141,11 @@ final class RecordServer {
             listener.register(selector, SelectionKey.OP_ACCEPT);
             byte[] secret = new byte[TOKEN_BYTES];
             new SecureRandom().nextBytes(secret);
-            String token = HexFormat.of().formatHex(secret);
+            String clientToken = HexFormat.of().formatHex(secret);
             ServerStateFile state = new ServerStateFile(stateFile);
             int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
-            state.write(port, token, ProcessHandle.current().pid());
-            return new RecordServer(mcountkit, state, idle, jar, listener, port, selector, token, peers);
+            state.write(port, clientToken, ProcessHandle.current().pid());
+            return new RecordServer(mcountkit, state, idle, jar, listener, port, selector, clientToken, peers);
         } catch (IOException | RuntimeException e) {
             listener.close();
             if (selector != null) {
@@ -188,7 +185,7 @@ final class RecordServer {
 
     /** Stops taking calls; the calls already taken are run and answered. Any thread. */
     void stop() {
-        state.deleteIfHolds(token);
+        state.deleteIfHolds(new String(clientToken, StandardCharsets.US_ASCII));
         stopping = true;
         selector.wakeup();
     }
@@ -301,12 +298,15 @@ final class RecordServer {
                 close(connection);
                 return;
             }
-            // The call is this server's from here: its client waits for the answer, however long.
             connection.enter(ServerConnection.Phase.REQUEST, connection.deadline());
             connection.send(protocol.proofLine(number.get()).getBytes(StandardCharsets.US_ASCII));
             sent(connection);
         }
-        if (connection.phase() == ServerConnection.Phase.REQUEST) {
+        if (connection.phase() == ServerConnection.Phase.REQUEST && connection.fieldCount() > TOKEN_FIELD) {
+            if (!MessageDigest.isEqual(connection.field(TOKEN_FIELD), clientToken)) {
+                close(connection);
+                return;
+            }
             Optional<RecordRequest> request = RecordRequest.of(connection, REQUEST_FIELD, fileNames);
             if (request.isPresent()) {
                 run(connection, request.get());
@@ -420,7 +420,7 @@ final class RecordServer {
 
     private void closeListener() {
         if (listener.isOpen()) {
-            state.deleteIfHolds(token);
+            state.deleteIfHolds(new String(clientToken, StandardCharsets.US_ASCII));
             closeQuietly(listener);
         }
     }

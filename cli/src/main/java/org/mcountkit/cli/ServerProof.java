@@ -13,16 +13,12 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * How the build server and its client know each other. The client writes a fresh random number
- * into a file of the private folder (mode 0700, this user's) and sends the file's name with its
- * call; the server takes the file (reads it, then removes it) and answers with the number, which
- * only a process of this user can read, before it runs the call. Only a process of this user can
- * leave a file there, so the file is the call's credential too, and it is used once. A program of
- * another user that took the port of a server that is gone learns the call (its folder and
- * arguments, which {@code ps} shows anyone already) and cannot answer it. Removing the file
- * decides who runs the call: the server runs it only when its removal succeeds, the client only
- * when its own does, after waiting for the number in vain. The bash client needs no program of
- * its own for it (a keyed hash would be one more process per call).
+ * How the build server proves itself before a client sends it anything secret: the client writes
+ * a fresh random number into a file of the private folder (mode 0700, this user's), sends the
+ * file's name, and believes only the server that answers with the number, which only a process
+ * of this user can read. A program of another user that took the port of a server that is gone
+ * learns a name and nothing more. The file is removed once read, so each proof is used once; the
+ * bash client needs no program of its own for it (a keyed hash would be one more process per call).
  */
 final class ServerProof {
 
@@ -40,9 +36,8 @@ final class ServerProof {
     }
 
     /**
-     * The number the client left under {@code name}, its file removed by this call; empty for a
-     * name that is not a proof's, a file that is not there (a guess, another user's connection,
-     * or a proof its client took back) or not one.
+     * The number the client left under {@code name}, its file removed; empty for a name that is
+     * not a proof's, a file that is not there (a guess, or another user's connection) or not one.
      */
     Optional<String> take(String name) {
         if (!this.name.matcher(name).matches()) {
@@ -59,9 +54,9 @@ final class ServerProof {
             return Optional.empty();
         }
         try {
-            Files.delete(file);
+            Files.deleteIfExists(file);
         } catch (IOException e) {
-            return Optional.empty(); // taken back by its client, or not to be used up: not this server's call
+            return Optional.empty(); // a proof that could not be used up is not given
         }
         String number = new String(content.array(), 0, content.position(), StandardCharsets.US_ASCII);
         return NUMBER.matcher(number).matches() ? Optional.of(number) : Optional.empty();

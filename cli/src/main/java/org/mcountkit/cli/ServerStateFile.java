@@ -13,11 +13,12 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Where the build server tells its clients how to reach it: one line, {@code PORT TOKEN PID}, the
- * token a random word that tells this server's file from a newer server's. The file is written
- * only into a folder no one else can enter or change (owned by this user, no group or other
- * permissions), where the clients leave their proofs ({@link ServerProof}), and appears there
- * whole (written aside, renamed into place).
+ * Where the build server tells its clients how to reach it: one line, {@code PORT CLIENT_TOKEN
+ * PID}. A client proves itself with the token, after the server has proved itself to the client
+ * ({@link ServerProof}): another user can reach a loopback port, and may have taken the port of
+ * a server that is gone. So the file is written only into a folder no one else can enter or
+ * change (owned by this user, no group or other permissions), and appears there whole (written
+ * aside, renamed into place).
  */
 final class ServerStateFile {
 
@@ -42,7 +43,7 @@ final class ServerStateFile {
     }
 
     /** Publishes the server's address; refuses a folder others can reach. */
-    void write(int port, String token, long pid) throws IOException {
+    void write(int port, String clientToken, long pid) throws IOException {
         Path folder = file.getParent();
         Path aside = Files.createTempFile(folder, ".server-", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
         try {
@@ -56,7 +57,7 @@ final class ServerStateFile {
                     || !OWNER_BITS.containsAll(folderAttributes.permissions())) {
                 throw new IOException(folder + " is not a private folder (owned by this user, mode 0700)");
             }
-            Files.writeString(aside, port + " " + token + " " + pid + "\n", StandardCharsets.US_ASCII);
+            Files.writeString(aside, port + " " + clientToken + " " + pid + "\n", StandardCharsets.US_ASCII);
             Files.move(aside, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(aside);
@@ -67,11 +68,11 @@ final class ServerStateFile {
      * Removes the file if it still names this server: a newer server may have replaced it, and
      * its clients must keep finding it.
      */
-    void deleteIfHolds(String token) {
+    void deleteIfHolds(String clientToken) {
         try {
             String line = Files.readString(file, StandardCharsets.US_ASCII);
             String[] words = line.trim().split(" ");
-            if (words.length == 3 && words[1].equals(token)) {
+            if (words.length == 3 && words[1].equals(clientToken)) {
                 Files.deleteIfExists(file);
             }
         } catch (IOException e) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -30,8 +31,8 @@ import org.mcountkit.testkit.Command;
 /**
  * The build server seen from a client on its socket: it proves itself first, with the number the
  * client left in the private folder; a served call writes exactly what {@code mcountkit record}
- * writes and answers with its output and status; a caller without a proof (none left, or taken
- * back by its client) gets nothing and changes nothing; idle connections hold no thread and are closed within the read timeout, and
+ * writes and answers with its output and status; a caller without the token gets nothing and
+ * changes nothing; idle connections hold no thread and are closed within the read timeout, and
  * each user has a bounded share of them; the address file lives only in a private folder.
  */
 class RecordServerTest {
@@ -76,7 +77,7 @@ class RecordServerTest {
         Files.copy(SAMPLE, direct);
         CliRun expected = CliRun.of("record", "-w", direct.toString());
 
-        List<String> reply = call(work, "-w", "a.o");
+        List<String> reply = call(state().get(1), work, "-w", "a.o");
 
         assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
         assertEquals("s " + PROOF, reply.get(0), "the server proves itself first");
@@ -96,7 +97,7 @@ class RecordServerTest {
         byte[] truncated = java.util.Arrays.copyOf(Files.readAllBytes(SAMPLE), 100);
         Files.write(work.resolve("bad.o"), truncated);
 
-        List<String> reply = call(work, "bad.o");
+        List<String> reply = call(state().get(1), work, "bad.o");
 
         assertEquals("x 1", reply.get(reply.size() - 1));
         assertTrue(reply.get(1).startsWith("2 mcountkit: bad.o: "), reply.toString());
@@ -105,21 +106,18 @@ class RecordServerTest {
 
     @Test
     void usageErrorIsStatusTwo() throws IOException {
-        List<String> reply = call(dir, "-x", "a.o");
+        List<String> reply = call(state().get(1), dir, "-x", "a.o");
 
         assertEquals(List.of("s " + PROOF, "2 " + RecordmcountLine.USAGE, "x 2"), reply);
     }
 
     @Test
-    void callerWithoutAProofGetsNothingAndChangesNothing() throws IOException {
+    void callerWithoutTheTokenGetsNothingAndChangesNothing() throws IOException {
         Files.copy(SAMPLE, dir.resolve("a.o"));
 
-        assertEquals(List.of(), call("proof-1-23", dir, "a.o"), "no proof left under that name");
-        Path withdrawn = Files.writeString(run.resolve("proof-1-24"), PROOF);
-        Files.delete(withdrawn); // what a client does when no server answers: then it runs the call itself
-        assertEquals(List.of(), call("proof-1-24", dir, "a.o"), "a proof taken back by its client");
-        assertEquals(List.of(), call("server", dir, "a.o"), "not a proof's name");
+        List<String> reply = call("0".repeat(32), dir, "a.o");
 
+        assertEquals(List.of("s " + PROOF), reply, "proved itself, then closed");
         assertArrayEquals(Files.readAllBytes(SAMPLE), Files.readAllBytes(dir.resolve("a.o")));
     }
 
@@ -190,7 +188,7 @@ class RecordServerTest {
     void idleConnectionsHoldNoThreadAndAreClosedWithinTheReadTimeout() throws Exception {
         Path work = Files.createDirectory(dir.resolve("work"));
         Files.copy(SAMPLE, work.resolve("a.o"));
-        call(work, "a.o"); // the worker threads exist now
+        call(state().get(1), work, "a.o"); // the worker threads exist now
         int threads = Thread.activeCount();
         List<Socket> idle = new ArrayList<>();
         try {
@@ -223,7 +221,7 @@ class RecordServerTest {
                 socket.close();
             }
         }
-        List<String> reply = call(work, "a.o");
+        List<String> reply = call(state().get(1), work, "a.o");
         assertEquals("x 0", reply.get(reply.size() - 1), "still serving");
     }
 
@@ -252,7 +250,7 @@ class RecordServerTest {
             Path work = Files.createDirectory(dir.resolve("work"));
             Files.copy(SAMPLE, work.resolve("a.o"));
             for (int i = 0; i < 20; i++) {
-                List<String> reply = call(work, "a.o");
+                List<String> reply = call(state().get(1), work, "a.o");
                 assertEquals("x 0", reply.get(reply.size() - 1), "call " + i + ": " + reply);
             }
         } finally {
@@ -275,28 +273,45 @@ class RecordServerTest {
     }
 
     /** One call as the client script makes it; the reply's lines (none when it was refused). */
-    private List<String> call(Path workingDirectory, String... args) throws IOException {
+    private List<String> call(String token, Path workingDirectory, String... args) throws IOException {
         Path proof =
                 Files.writeString(run.resolve("proof-" + ProcessHandle.current().pid() + "-7"), PROOF);
-        return call(proof.getFileName().toString(), workingDirectory, args);
-    }
-
-    /** A call sent with {@code proofName}, in one write as the client script sends it; the reply's lines. */
-    private List<String> call(String proofName, Path workingDirectory, String... args) throws IOException {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port())) {
             socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((proof.getFileName() + "\0").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String proved = readLine(in);
+            if (!proved.equals("s " + PROOF)) {
+                return proved.isEmpty() ? List.of() : List.of(proved);
+            }
             StringBuilder request = new StringBuilder();
-            request.append(proofName).append('\0');
-            request.append(workingDirectory.toAbsolutePath()).append('\0');
+            request.append(token)
+                    .append('\0')
+                    .append(workingDirectory.toAbsolutePath())
+                    .append('\0');
             request.append(args.length).append('\0');
             for (String arg : args) {
                 request.append(arg).append('\0');
             }
-            OutputStream out = socket.getOutputStream();
             out.write(request.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
-            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            return reply.isEmpty() ? List.of() : List.of(reply.split("\n"));
+            List<String> reply = new ArrayList<>(List.of(proved));
+            String rest = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            if (!rest.isEmpty()) {
+                reply.addAll(List.of(rest.split("\n")));
+            }
+            return reply;
         }
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+            line.append((char) b);
+        }
+        return line.toString();
     }
 }
