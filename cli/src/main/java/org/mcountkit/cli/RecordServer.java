@@ -38,12 +38,14 @@ import org.mcountkit.core.Mcountkit;
  * build, so that each object costs a shell and a loopback round trip instead of a JVM start.
  * Each call is exactly {@code mcountkit recordmcount ARGS} run in the client's directory.
  *
- * <p>A call follows {@link ServerProtocol}: the client sends the name of a proof it left in the
- * private folder; the server answers with the proof's number ({@link ServerProof}), so the client
- * learns it talks to its own user's server before it sends anything secret; the client sends its
- * token, folder, argument count and arguments; the server answers the call's output lines and its
- * exit status. A reply without the status tells the client to run the call in a JVM of its own,
- * so the server can only make a build faster, never change what it writes.
+ * <p>A call follows {@link ServerProtocol}: the client sends the call token, the time, its folder,
+ * the argument count and the arguments; the server takes the call with a line that holds the
+ * answer token, which only a process of this user can have read (from the state file), and then
+ * answers the call's output lines and its exit status. A call token proves nothing but that the
+ * client read the state file of a server that may be gone; the answer token is never sent by a
+ * client, so no one else can answer as this server. A reply without the status tells the client to
+ * run the call in a JVM of its own, so the server can only make a build faster, never change what
+ * it writes.
  *
  * <p>Other users can reach a loopback port, so what a connection may hold is bounded: one
  * thread (this one) reads every connection, a connection not through its request within
@@ -67,9 +69,8 @@ final class RecordServer {
     private static final long UNTOLD = -2;
 
     private static final int TOKEN_BYTES = 16;
-    private static final int PROOF_FIELD = 0;
-    private static final int TOKEN_FIELD = 1;
-    private static final int REQUEST_FIELD = 2;
+    private static final int TOKEN_FIELD = 0;
+    private static final int REQUEST_FIELD = 1;
 
     private final Mcountkit mcountkit;
     private final ServerStateFile state;
@@ -78,9 +79,9 @@ final class RecordServer {
     private final ServerSocketChannel listener;
     private final int port;
     private final Selector selector;
-    private final byte[] clientToken;
+    private final byte[] callToken;
+    private final byte[] takenLine;
     private final ServerProtocol protocol;
-    private final ServerProof proof;
     private final PeerUsers peers;
     private final Charset fileNames;
     private final ExecutorService workers;
@@ -101,7 +102,8 @@ final class RecordServer {
             ServerSocketChannel listener,
             int port,
             Selector selector,
-            String clientToken,
+            String callToken,
+            String answerToken,
             PeerUsers peers) {
         this.mcountkit = mcountkit;
         this.state = state;
@@ -110,9 +112,9 @@ final class RecordServer {
         this.listener = listener;
         this.port = port;
         this.selector = selector;
-        this.clientToken = clientToken.getBytes(StandardCharsets.US_ASCII);
+        this.callToken = callToken.getBytes(StandardCharsets.US_ASCII);
         this.protocol = ServerProtocol.ofThisJar();
-        this.proof = new ServerProof(state.folder(), protocol.proofPrefix());
+        this.takenLine = protocol.takenLine(answerToken).getBytes(StandardCharsets.US_ASCII);
         this.peers = peers;
         // The calls are CPU work on files: more threads than processors only queue in the kernel.
         this.workers = Executors.newFixedThreadPool(
@@ -139,13 +141,14 @@ final class RecordServer {
             listener.configureBlocking(false);
             selector = Selector.open();
             listener.register(selector, SelectionKey.OP_ACCEPT);
-            byte[] secret = new byte[TOKEN_BYTES];
-            new SecureRandom().nextBytes(secret);
-            String clientToken = HexFormat.of().formatHex(secret);
+            SecureRandom random = new SecureRandom();
+            String callToken = token(random);
+            String answerToken = token(random);
             ServerStateFile state = new ServerStateFile(stateFile);
             int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
-            state.write(port, clientToken, ProcessHandle.current().pid());
-            return new RecordServer(mcountkit, state, idle, jar, listener, port, selector, clientToken, peers);
+            state.write(port, callToken, answerToken, ProcessHandle.current().pid());
+            return new RecordServer(
+                    mcountkit, state, idle, jar, listener, port, selector, callToken, answerToken, peers);
         } catch (IOException | RuntimeException e) {
             listener.close();
             if (selector != null) {
@@ -153,6 +156,12 @@ final class RecordServer {
             }
             throw e;
         }
+    }
+
+    private static String token(SecureRandom random) {
+        byte[] secret = new byte[TOKEN_BYTES];
+        random.nextBytes(secret);
+        return HexFormat.of().formatHex(secret);
     }
 
     /** Answers calls until idle for the configured time, or stopped; then returns. */
@@ -185,7 +194,7 @@ final class RecordServer {
 
     /** Stops taking calls; the calls already taken are run and answered. Any thread. */
     void stop() {
-        state.deleteIfHolds(new String(clientToken, StandardCharsets.US_ASCII));
+        state.deleteIfHolds(new String(callToken, StandardCharsets.US_ASCII));
         stopping = true;
         selector.wakeup();
     }
@@ -247,7 +256,7 @@ final class RecordServer {
             for (SelectionKey key : selector.keys()) {
                 if (key.attachment() instanceof ServerConnection c
                         && c.user() == UNTOLD
-                        && (c.phase() == ServerConnection.Phase.PROOF || c.phase() == ServerConnection.Phase.REQUEST)) {
+                        && c.phase() == ServerConnection.Phase.REQUEST) {
                     c.user(userOf(c.channel(), users));
                     pending.merge(c.user(), 1, Integer::sum);
                 }
@@ -292,18 +301,8 @@ final class RecordServer {
             close(connection);
             return;
         }
-        if (connection.phase() == ServerConnection.Phase.PROOF && connection.fieldCount() > PROOF_FIELD) {
-            Optional<String> number = proof.take(connection.field(PROOF_FIELD, StandardCharsets.US_ASCII));
-            if (number.isEmpty()) {
-                close(connection);
-                return;
-            }
-            connection.enter(ServerConnection.Phase.REQUEST, connection.deadline());
-            connection.send(protocol.proofLine(number.get()).getBytes(StandardCharsets.US_ASCII));
-            sent(connection);
-        }
         if (connection.phase() == ServerConnection.Phase.REQUEST && connection.fieldCount() > TOKEN_FIELD) {
-            if (!MessageDigest.isEqual(connection.field(TOKEN_FIELD), clientToken)) {
+            if (!MessageDigest.isEqual(connection.field(TOKEN_FIELD), callToken)) {
                 close(connection);
                 return;
             }
@@ -314,14 +313,23 @@ final class RecordServer {
         }
     }
 
-    /** Hands a whole request, from this user, to a worker; the connection waits without a deadline. */
-    private void run(ServerConnection connection, RecordRequest request) {
+    /**
+     * Takes a whole request, from this user, and hands it to a worker; the connection waits without a
+     * deadline. A call not taken is closed without a word, and its client runs it.
+     */
+    private void run(ServerConnection connection, RecordRequest request) throws IOException {
         Path directory = Path.of(request.workingDirectory());
         if (jar.isPresent() && jar.get().replaced()) {
             stop(); // a newer jar's server serves the next calls; this one the client runs itself
         }
-        if (stopping || !directory.isAbsolute()) {
+        long age = System.currentTimeMillis() / 1000 - request.sentAt();
+        if (stopping || !directory.isAbsolute() || age > protocol.oldestCallSeconds()) {
             close(connection);
+            return;
+        }
+        connection.send(takenLine);
+        if (!connection.flush()) {
+            close(connection); // not taken: a socket that cannot take one short line
             return;
         }
         leavePending(connection);
@@ -375,7 +383,7 @@ final class RecordServer {
         }
     }
 
-    /** Sends what is queued; an answer sent in full ends the call, a proof goes on to the request. */
+    /** Sends what is queued; an answer sent in full ends the call. */
     private void sent(ServerConnection connection) throws IOException {
         SelectionKey key = connection.channel().keyFor(selector);
         if (!connection.flush()) {
@@ -402,7 +410,7 @@ final class RecordServer {
             return;
         }
         switch (connection.phase()) {
-            case PROOF, REQUEST -> leavePending(connection);
+            case REQUEST -> leavePending(connection);
             case WORKING, REPLYING -> {
                 active--;
                 lastActive = System.nanoTime();
@@ -420,7 +428,7 @@ final class RecordServer {
 
     private void closeListener() {
         if (listener.isOpen()) {
-            state.deleteIfHolds(new String(clientToken, StandardCharsets.US_ASCII));
+            state.deleteIfHolds(new String(callToken, StandardCharsets.US_ASCII));
             closeQuietly(listener);
         }
     }

@@ -16,9 +16,8 @@ import java.util.List;
  */
 final class ServerConnection {
 
-    /** Where the conversation is: the proof asked for, the request read, the call run, the answer sent. */
+    /** Where the conversation is: the request read, the call run, the answer sent. */
     enum Phase {
-        PROOF,
         REQUEST,
         WORKING,
         REPLYING
@@ -33,7 +32,7 @@ final class ServerConnection {
     private final ByteArrayOutputStream field = new ByteArrayOutputStream();
     private int received;
     private ByteBuffer output = ByteBuffer.allocate(0);
-    private Phase phase = Phase.PROOF;
+    private Phase phase = Phase.REQUEST;
     private long deadline;
 
     ServerConnection(SocketChannel channel, long user, long deadline) {

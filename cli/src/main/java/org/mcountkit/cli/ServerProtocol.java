@@ -16,13 +16,13 @@ import java.util.regex.Pattern;
  * strips a tag and its space with {@code ${line:2}}.
  *
  * @param version in the state file's name, so a client never waits on a server of another version
- * @param proofPrefix how a proof file's name starts; the rest is the client's PID and a random number
- * @param proofTag starts the server's proof line
+ * @param takenTag starts the line by which the server takes a call, with its answer token
+ * @param takenWait how many seconds a client waits for that line before it runs the call itself
  * @param outTag starts a line of the call's standard output
  * @param errTag starts a line of the call's standard error
  * @param exitTag starts the last line, the call's exit status
  */
-record ServerProtocol(int version, String proofPrefix, char proofTag, char outTag, char errTag, char exitTag) {
+record ServerProtocol(int version, char takenTag, int takenWait, char outTag, char errTag, char exitTag) {
 
     /** The client script's copy in the jar. */
     static final String SCRIPT = "mcountkit-recordmcount";
@@ -52,8 +52,8 @@ record ServerProtocol(int version, String proofPrefix, char proofTag, char outTa
         }
         return new ServerProtocol(
                 Integer.parseInt(value(values, "protocol_version")),
-                value(values, "proof_prefix"),
-                tag(values, "proof_tag"),
+                tag(values, "taken_tag"),
+                Integer.parseInt(value(values, "taken_wait")),
                 tag(values, "out_tag"),
                 tag(values, "err_tag"),
                 tag(values, "exit_tag"));
@@ -67,9 +67,17 @@ record ServerProtocol(int version, String proofPrefix, char proofTag, char outTa
         return text.append(exitTag).append(' ').append(status).append('\n').toString();
     }
 
-    /** The line by which the server proves it read the client's proof file. */
-    String proofLine(String number) {
-        return proofTag + " " + number + "\n";
+    /** The line by which the server takes a call and shows it is the client's own. */
+    String takenLine(String answerToken) {
+        return takenTag + " " + answerToken + "\n";
+    }
+
+    /**
+     * How many seconds old a call may be when the server takes it: half the client's wait, so a
+     * call its client has given up on (and runs itself) is never taken too.
+     */
+    long oldestCallSeconds() {
+        return takenWait / 2;
     }
 
     private static String value(Map<String, String> values, String name) {

@@ -13,12 +13,12 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Where the build server tells its clients how to reach it: one line, {@code PORT CLIENT_TOKEN
- * PID}. A client proves itself with the token, after the server has proved itself to the client
- * ({@link ServerProof}): another user can reach a loopback port, and may have taken the port of
- * a server that is gone. So the file is written only into a folder no one else can enter or
- * change (owned by this user, no group or other permissions), and appears there whole (written
- * aside, renamed into place).
+ * Where the build server tells its clients how to reach it: one line, {@code PORT CALL_TOKEN
+ * ANSWER_TOKEN PID}. A call carries the call token, and the server's answer starts with the answer
+ * token: another user can reach a loopback port, and may have taken the port of a server that is
+ * gone, where it learns a call token no server takes any more and cannot answer. So the file is
+ * written only into a folder no one else can enter or change (owned by this user, no group or
+ * other permissions), and appears there whole (written aside, renamed into place).
  */
 final class ServerStateFile {
 
@@ -37,13 +37,8 @@ final class ServerStateFile {
         return file;
     }
 
-    /** The private folder the file is in, where clients leave their proofs ({@link ServerProof}). */
-    Path folder() {
-        return file.getParent();
-    }
-
     /** Publishes the server's address; refuses a folder others can reach. */
-    void write(int port, String clientToken, long pid) throws IOException {
+    void write(int port, String callToken, String answerToken, long pid) throws IOException {
         Path folder = file.getParent();
         Path aside = Files.createTempFile(folder, ".server-", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
         try {
@@ -57,7 +52,8 @@ final class ServerStateFile {
                     || !OWNER_BITS.containsAll(folderAttributes.permissions())) {
                 throw new IOException(folder + " is not a private folder (owned by this user, mode 0700)");
             }
-            Files.writeString(aside, port + " " + clientToken + " " + pid + "\n", StandardCharsets.US_ASCII);
+            Files.writeString(
+                    aside, port + " " + callToken + " " + answerToken + " " + pid + "\n", StandardCharsets.US_ASCII);
             Files.move(aside, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(aside);
@@ -68,11 +64,11 @@ final class ServerStateFile {
      * Removes the file if it still names this server: a newer server may have replaced it, and
      * its clients must keep finding it.
      */
-    void deleteIfHolds(String clientToken) {
+    void deleteIfHolds(String callToken) {
         try {
             String line = Files.readString(file, StandardCharsets.US_ASCII);
             String[] words = line.trim().split(" ");
-            if (words.length == 3 && words[1].equals(clientToken)) {
+            if (words.length == 4 && words[1].equals(callToken)) {
                 Files.deleteIfExists(file);
             }
         } catch (IOException e) {

@@ -3,12 +3,12 @@ package org.mcountkit.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -29,16 +29,16 @@ import org.mcountkit.core.Mcountkit;
 import org.mcountkit.testkit.Command;
 
 /**
- * The build server seen from a client on its socket: it proves itself first, with the number the
- * client left in the private folder; a served call writes exactly what {@code mcountkit record}
- * writes and answers with its output and status; a caller without the token gets nothing and
- * changes nothing; idle connections hold no thread and are closed within the read timeout, and
- * each user has a bounded share of them; the address file lives only in a private folder.
+ * The build server seen from a client on its socket: it takes a call that carries its call token
+ * with a line that holds its answer token; a served call writes exactly what {@code mcountkit
+ * record} writes and answers with its output and status; a caller without the token, or with a
+ * call too old, gets nothing and changes nothing; idle connections hold no thread and are closed
+ * within the read timeout, and each user has a bounded share of them; the address file lives only
+ * in a private folder.
  */
 class RecordServerTest {
 
     private static final Path SAMPLE = Path.of("../samples/obj/x86_64-pg.o");
-    private static final String PROOF = "31415926535897932384626433832795";
 
     @TempDir
     Path dir;
@@ -80,7 +80,7 @@ class RecordServerTest {
         List<String> reply = call(state().get(1), work, "-w", "a.o");
 
         assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
-        assertEquals("s " + PROOF, reply.get(0), "the server proves itself first");
+        assertEquals(taken(), reply.get(0), "the server takes the call first");
         assertEquals("x " + expected.exitCode(), reply.get(reply.size() - 1));
         List<String> err = new ArrayList<>();
         for (String line : reply.subList(1, reply.size() - 1)) {
@@ -108,7 +108,7 @@ class RecordServerTest {
     void usageErrorIsStatusTwo() throws IOException {
         List<String> reply = call(state().get(1), dir, "-x", "a.o");
 
-        assertEquals(List.of("s " + PROOF, "2 " + RecordmcountLine.USAGE, "x 2"), reply);
+        assertEquals(List.of(taken(), "2 " + RecordmcountLine.USAGE, "x 2"), reply);
     }
 
     @Test
@@ -117,16 +117,34 @@ class RecordServerTest {
 
         List<String> reply = call("0".repeat(32), dir, "a.o");
 
-        assertEquals(List.of("s " + PROOF), reply, "proved itself, then closed");
+        assertEquals(List.of(), reply, "closed without a word");
         assertArrayEquals(Files.readAllBytes(SAMPLE), Files.readAllBytes(dir.resolve("a.o")));
+    }
+
+    /**
+     * A client waits for the taken line for taken_wait seconds, then runs the call itself: a call
+     * older than half that is not taken, so no call is run by both.
+     */
+    @Test
+    void callTooOldIsNotTaken() throws IOException {
+        Files.copy(SAMPLE, dir.resolve("a.o"));
+        long now = System.currentTimeMillis() / 1000;
+        long oldest = ServerProtocol.ofThisJar().oldestCallSeconds();
+
+        assertEquals(List.of(), call(state().get(1), now - oldest - 2, dir, "a.o"), "closed without a word");
+        assertArrayEquals(Files.readAllBytes(SAMPLE), Files.readAllBytes(dir.resolve("a.o")));
+        List<String> reply = call(state().get(1), now - oldest + 1, dir, "a.o");
+        assertEquals(taken(), reply.get(0));
+        assertEquals("x 0", reply.get(reply.size() - 1));
     }
 
     @Test
     void addressFileIsPrivateAndGoesWhenIdle() throws IOException, InterruptedException {
         Path file = run.resolve("server");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
-        assertEquals(3, state().size());
-        assertEquals(String.valueOf(ProcessHandle.current().pid()), state().get(2));
+        assertEquals(4, state().size());
+        assertNotEquals(state().get(1), state().get(2), "two tokens");
+        assertEquals(String.valueOf(ProcessHandle.current().pid()), state().get(3));
 
         Thread.sleep(1_200); // past a check of the idle time
         assertTrue(Files.exists(file), "an hour has not passed");
@@ -163,20 +181,6 @@ class RecordServerTest {
 
     private List<String> state() throws IOException {
         return List.of(Files.readString(run.resolve("server")).trim().split(" "));
-    }
-
-    /** Issue 31: a client sent its token to whatever held the port; now the server must prove itself first. */
-    @Test
-    void answersOnlyAProofTheClientLeftAndUsesItOnce() throws IOException {
-        String name = "proof-1-2";
-        Files.writeString(run.resolve(name), PROOF);
-        assertEquals("s " + PROOF, proofAnswer(name));
-        assertFalse(Files.exists(run.resolve(name)), "used up");
-        assertEquals("", proofAnswer(name), "a proof is answered once");
-        String stateBefore = Files.readString(run.resolve("server"));
-        assertEquals("", proofAnswer("server"), "no other file of the folder is ever sent");
-        assertEquals("", proofAnswer("../run/server"));
-        assertEquals(stateBefore, Files.readString(run.resolve("server")));
     }
 
     /**
@@ -262,56 +266,31 @@ class RecordServerTest {
         return Integer.parseInt(state().get(0));
     }
 
-    /** The server's answer to a proof's name: its line, or "" when it closed without one. */
-    private String proofAnswer(String name) throws IOException {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port())) {
-            socket.getOutputStream().write((name + "\0").getBytes(StandardCharsets.US_ASCII));
-            socket.setSoTimeout(10_000);
-            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-            return answer.isEmpty() ? "" : answer.substring(0, answer.indexOf('\n'));
-        }
+    /** The line by which this server takes a call. */
+    private String taken() throws IOException {
+        return "t " + state().get(2);
     }
 
-    /** One call as the client script makes it; the reply's lines (none when it was refused). */
+    /** One call as the client script makes it, sent now; the reply's lines (none when it was refused). */
     private List<String> call(String token, Path workingDirectory, String... args) throws IOException {
-        Path proof =
-                Files.writeString(run.resolve("proof-" + ProcessHandle.current().pid() + "-7"), PROOF);
+        return call(token, System.currentTimeMillis() / 1000, workingDirectory, args);
+    }
+
+    private List<String> call(String token, long sentAt, Path workingDirectory, String... args) throws IOException {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port())) {
             socket.setSoTimeout(30_000);
-            OutputStream out = socket.getOutputStream();
-            out.write((proof.getFileName() + "\0").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            String proved = readLine(in);
-            if (!proved.equals("s " + PROOF)) {
-                return proved.isEmpty() ? List.of() : List.of(proved);
-            }
             StringBuilder request = new StringBuilder();
-            request.append(token)
-                    .append('\0')
-                    .append(workingDirectory.toAbsolutePath())
-                    .append('\0');
+            request.append(token).append('\0').append(sentAt).append('\0');
+            request.append(workingDirectory.toAbsolutePath()).append('\0');
             request.append(args.length).append('\0');
             for (String arg : args) {
                 request.append(arg).append('\0');
             }
+            OutputStream out = socket.getOutputStream();
             out.write(request.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
-            List<String> reply = new ArrayList<>(List.of(proved));
-            String rest = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            if (!rest.isEmpty()) {
-                reply.addAll(List.of(rest.split("\n")));
-            }
-            return reply;
+            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return reply.isEmpty() ? List.of() : List.of(reply.split("\n"));
         }
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int b;
-        while ((b = in.read()) >= 0 && b != '\n') {
-            line.append((char) b);
-        }
-        return line.toString();
     }
 }

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,7 +80,7 @@ class RecordmcountScriptTest {
                                 .matches("server" + ServerProtocol.ofThisJar().version() + "[^.]*"))
                         .toList()) {
                     String[] words = Files.readString(file).trim().split(" ");
-                    ProcessHandle.of(Long.parseLong(words[2])).ifPresent(ProcessHandle::destroy);
+                    ProcessHandle.of(Long.parseLong(words[3])).ifPresent(ProcessHandle::destroy);
                 }
             }
         }
@@ -124,20 +125,21 @@ class RecordmcountScriptTest {
 
     /**
      * Issue 31: once the server was gone, another user who bound its port received each call's
-     * token, folder and arguments, and no new server started while the port was held. Now the
-     * program on the port learns a proof's name only, and the call starts a server on a port of
-     * its own.
+     * token, folder and arguments, and no new server started while the port was held. Now that
+     * program hears the call and a call token no server takes any more, cannot answer as the
+     * server (it lacks the answer token), and cannot have a live server run a call with what it
+     * heard; the call starts a server on a port of its own.
      */
     @Test
-    void aPortHeldByAnotherProgramGetsNothingSecretAndANewServerStarts() throws Exception {
-        // A program that took a gone server's port: it answers "success" to anything.
+    void aPortHeldByAnotherProgramCannotAnswerNorRelayAndANewServerStarts() throws Exception {
+        // A program that took a gone server's port: it answers "taken, success" to anything.
         try (ServerSocket impostor = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
             ByteArrayOutputStream heard = new ByteArrayOutputStream();
             Thread answering = new Thread(() -> {
                 try (Socket s = impostor.accept()) {
                     s.setSoTimeout(2_000);
                     OutputStream out = s.getOutputStream();
-                    out.write("s 00\nx 0\n".getBytes(StandardCharsets.US_ASCII));
+                    out.write("t 00\nx 0\n".getBytes(StandardCharsets.US_ASCII));
                     out.flush();
                     s.getInputStream().transferTo(heard);
                 } catch (IOException e) {
@@ -152,8 +154,10 @@ class RecordmcountScriptTest {
             Path state = folder.resolve("server" + ServerProtocol.ofThisJar().version() + key);
             Process gone = new ProcessBuilder("true").start();
             gone.waitFor();
-            String token = "5ec2e75ec2e75ec2e75ec2e75ec2e7aa";
-            Files.writeString(state, impostor.getLocalPort() + " " + token + " " + gone.pid() + "\n");
+            String callToken = "5ec2e75ec2e75ec2e75ec2e75ec2e7aa";
+            String answerToken = "a115e7a115e7a115e7a115e7a115e7bb";
+            Files.writeString(
+                    state, impostor.getLocalPort() + " " + callToken + " " + answerToken + " " + gone.pid() + "\n");
             Files.copy(SAMPLE, work.resolve("a.o"));
             Path direct = dir.resolve("direct.o");
             Files.copy(SAMPLE, direct);
@@ -165,12 +169,23 @@ class RecordmcountScriptTest {
             answering.join();
             assertEquals(0, call.exitValue());
             assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
-            String said = heard.toString(StandardCharsets.US_ASCII);
-            assertTrue(said.matches("proof-[0-9]+-[0-9]+\0"), "a proof's name and nothing else: " + said);
+            String said = heard.toString(StandardCharsets.UTF_8);
+            assertTrue(
+                    said.matches(callToken + "\0[0-9]+\0" + Pattern.quote(work.toRealPath() + "\0" + "1\0a.o\0")),
+                    "the gone server's call token and the call: " + said);
             assertEquals(List.of("serve"), Files.readAllLines(starts), "a new server answered the call");
             String[] now = Files.readString(state).trim().split(" ");
             assertNotEquals(String.valueOf(impostor.getLocalPort()), now[0], "on a port of its own");
-            assertNotEquals(token, now[1]);
+            assertNotEquals(callToken, now[1]);
+            assertNotEquals(answerToken, now[2]);
+
+            Files.copy(SAMPLE, work.resolve("b.o"));
+            try (Socket relay = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(now[0]))) {
+                relay.setSoTimeout(10_000);
+                relay.getOutputStream().write(said.replace("a.o\0", "b.o\0").getBytes(StandardCharsets.UTF_8));
+                assertEquals(0, relay.getInputStream().readAllBytes().length, "the live server refuses it");
+            }
+            assertArrayEquals(Files.readAllBytes(SAMPLE), Files.readAllBytes(work.resolve("b.o")));
         }
     }
 
@@ -189,7 +204,7 @@ class RecordmcountScriptTest {
         Process warm = start("-w", "nothing.o"); // starts the server
         warm.waitFor(120, TimeUnit.SECONDS);
         String[] words = Files.readString(stateFile()).trim().split(" ");
-        ProcessHandle server = ProcessHandle.of(Long.parseLong(words[2])).orElseThrow();
+        ProcessHandle server = ProcessHandle.of(Long.parseLong(words[3])).orElseThrow();
 
         Process call = start(ProcessBuilder.Redirect.PIPE, "-w", "big.o");
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

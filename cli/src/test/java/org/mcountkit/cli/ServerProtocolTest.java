@@ -26,7 +26,7 @@ class ServerProtocolTest {
      */
     @Test
     void eachVersionsWordsArePinned() {
-        Map<Integer, ServerProtocol> pinned = Map.of(3, new ServerProtocol(3, "proof-", 's', '1', '2', 'x'));
+        Map<Integer, ServerProtocol> pinned = Map.of(5, new ServerProtocol(5, 't', 10, '1', '2', 'x'));
         ServerProtocol now = ServerProtocol.ofThisJar();
 
         assertEquals(
@@ -37,17 +37,18 @@ class ServerProtocolTest {
 
     @Test
     void repliesInTheScriptsTags() {
-        ServerProtocol protocol = new ServerProtocol(9, "p-", 'P', 'o', 'e', 'q');
+        ServerProtocol protocol = new ServerProtocol(9, 'T', 6, 'o', 'e', 'q');
 
         assertEquals("o a\no b\ne c\nq 1\n", protocol.reply("a\nb\n", "c\n", 1));
-        assertEquals("P 42\n", protocol.proofLine("42"));
+        assertEquals("T 42\n", protocol.takenLine("42"));
+        assertEquals(3, protocol.oldestCallSeconds(), "half the client's wait");
     }
 
     @Test
     void aScriptWithoutATagOrWithALongOneIsABrokenBuild() {
-        String whole = "protocol_version=3\nproof_prefix=proof-\nproof_tag=s\nout_tag=1\nerr_tag=2\nexit_tag=x\n";
+        String whole = "protocol_version=5\ntaken_tag=t\ntaken_wait=10\nout_tag=1\nerr_tag=2\nexit_tag=x\n";
 
-        assertEquals(new ServerProtocol(3, "proof-", 's', '1', '2', 'x'), ServerProtocol.of(whole));
+        assertEquals(new ServerProtocol(5, 't', 10, '1', '2', 'x'), ServerProtocol.of(whole));
         IllegalStateException missing =
                 assertThrows(IllegalStateException.class, () -> ServerProtocol.of(whole.replace("err_tag=2\n", "")));
         assertEquals("bin/mcountkit-recordmcount declares no err_tag", missing.getMessage());
@@ -55,7 +56,7 @@ class ServerProtocolTest {
                 IllegalStateException.class, () -> ServerProtocol.of(whole.replace("out_tag=1", "out_tag=11")));
         assertEquals("bin/mcountkit-recordmcount's out_tag is not one character: 11", tooLong.getMessage());
         IllegalStateException twice =
-                assertThrows(IllegalStateException.class, () -> ServerProtocol.of(whole + "proof_tag=p\n"));
-        assertEquals("bin/mcountkit-recordmcount declares proof_tag twice", twice.getMessage());
+                assertThrows(IllegalStateException.class, () -> ServerProtocol.of(whole + "taken_tag=p\n"));
+        assertEquals("bin/mcountkit-recordmcount declares taken_tag twice", twice.getMessage());
     }
 }
