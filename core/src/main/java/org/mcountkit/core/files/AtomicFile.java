@@ -1,6 +1,7 @@
 package org.mcountkit.core.files;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
@@ -232,10 +233,20 @@ public final class AtomicFile {
             if (!(stream instanceof SecureDirectoryStream<Path> parent)) {
                 return new Replaced(List.of());
             }
-            // The process's own user, as PrivateDirectory learns it from the directory it makes.
-            UserPrincipal self = Files.getOwner(Path.of("/proc/self"));
-            return new Replaced(
-                    Litter.sweep(directory, parent, run.litter(), target.real().getFileName(), null, () -> self));
+            // The process's own user, as PrivateDirectory learns it from the directory it makes;
+            // looked up (in the password database) only when there is litter to remove.
+            return new Replaced(Litter.sweep(
+                    directory, parent, run.litter(), target.real().getFileName(), null, AtomicFile::processUser));
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static UserPrincipal processUser() {
+        try {
+            return Files.getOwner(Path.of("/proc/self"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

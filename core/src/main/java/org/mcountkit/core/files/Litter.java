@@ -54,11 +54,15 @@ final class Litter {
             Path own,
             Supplier<UserPrincipal> owner)
             throws IOException {
+        List<Path> candidates = index.candidates(parentPath, parent, own);
+        if (candidates.isEmpty()) {
+            return List.of(); // a folder without litter, as nearly every one is: no pattern to compile
+        }
         String prefix = "." + target.getFileName() + ".";
         Pattern pattern = Pattern.compile(
                 Pattern.quote(prefix) + "(?:([0-9]+)\\.)?[0-9a-f]+" + Pattern.quote(AtomicFile.TEMP_SUFFIX));
         List<Path> left = new ArrayList<>();
-        for (Path name : index.candidates(parentPath, parent)) {
+        for (Path name : candidates) {
             String text = name.toString();
             if (name.equals(own)) {
                 continue;

@@ -21,10 +21,14 @@ final class LitterIndex {
 
     private final Map<Path, List<Path>> candidates = new ConcurrentHashMap<>();
 
-    /** The names of {@code folder} (open as {@code parent}, not yet iterated) that end as a private directory's do. */
-    List<Path> candidates(Path folder, SecureDirectoryStream<Path> parent) throws IOException {
+    /**
+     * The names of {@code folder} (open as {@code parent}, not yet iterated) that end as a private
+     * directory's do, but for {@code own} (null: none), the directory of the write that lists the
+     * folder first: it is gone once that write is done, and would otherwise be met by every later one.
+     */
+    List<Path> candidates(Path folder, SecureDirectoryStream<Path> parent, Path own) throws IOException {
         try {
-            return candidates.computeIfAbsent(folder, f -> list(parent));
+            return candidates.computeIfAbsent(folder, f -> list(parent, own));
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -38,12 +42,12 @@ final class LitterIndex {
         }
     }
 
-    private static List<Path> list(SecureDirectoryStream<Path> parent) {
+    private static List<Path> list(SecureDirectoryStream<Path> parent, Path own) {
         List<Path> names = new CopyOnWriteArrayList<>();
         try {
             for (Path entry : parent) {
                 Path name = entry.getFileName();
-                if (name.toString().endsWith(AtomicFile.TEMP_SUFFIX)) {
+                if (name.toString().endsWith(AtomicFile.TEMP_SUFFIX) && !name.equals(own)) {
                     names.add(name);
                 }
             }

@@ -21,6 +21,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -52,6 +53,7 @@ final class PrivateDirectory implements Closeable {
 
     private final SecureDirectoryStream<Path> parent;
     private final Path name;
+    private final Path path;
     private final SecureDirectoryStream<Path> directory;
     private final PosixFileAttributes attributes;
     private UserPrincipal owner;
@@ -60,10 +62,12 @@ final class PrivateDirectory implements Closeable {
     private PrivateDirectory(
             SecureDirectoryStream<Path> parent,
             Path name,
+            Path path,
             SecureDirectoryStream<Path> directory,
             PosixFileAttributes attributes) {
         this.parent = parent;
         this.name = name;
+        this.path = path;
         this.directory = directory;
         this.attributes = attributes;
     }
@@ -100,13 +104,14 @@ final class PrivateDirectory implements Closeable {
             throws IOException {
         // The JDK opens a directory stream with O_DIRECTORY and O_NONBLOCK (opendir): a FIFO put in
         // its place fails instead of blocking. It follows a symlink, which the check below refuses.
-        DirectoryStream<Path> stream = Files.newDirectoryStream(parentPath.resolve(name));
+        Path path = parentPath.resolve(name);
+        DirectoryStream<Path> stream = Files.newDirectoryStream(path);
         try {
             if (!(stream instanceof SecureDirectoryStream<Path> directory)) {
                 throw new IOException("this platform has no directory handles to replace files safely with");
             }
             PosixFileAttributes opened = privateEntry(parent, name, directory).orElseThrow(PrivateDirectory::tampered);
-            return new PrivateDirectory(parent, name, directory, opened);
+            return new PrivateDirectory(parent, name, path, directory, opened);
         } catch (IOException | RuntimeException e) {
             stream.close();
             throw e;
@@ -147,7 +152,7 @@ final class PrivateDirectory implements Closeable {
             PosixFileAttributes created = directory
                     .getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
                     .readAttributes();
-            if (!created.isRegularFile() || !ownedBySameUser(created)) {
+            if (!created.isRegularFile() || !ownedBySameUser(file, created)) {
                 throw tampered();
             }
             if (!(channel instanceof FileChannel fileChannel)) {
@@ -161,18 +166,31 @@ final class PrivateDirectory implements Closeable {
     }
 
     /**
-     * Whether {@code created} has the directory's owner, asked of the first file made here only:
-     * the directory's owner cannot change but by its owner or root, and each answer costs two
-     * user lookups in the password database.
+     * Whether {@code file}, just {@code created} here, has the directory's owner, asked of the first
+     * file made here only: the directory's owner cannot change but by its owner or root. The
+     * handles' views give owners only as user names, each a lookup in the password database, so
+     * the user ids are read by path instead, and each only when the path still leads to the entry
+     * its handle saw.
      */
-    private synchronized boolean ownedBySameUser(PosixFileAttributes created) {
+    private synchronized boolean ownedBySameUser(Path file, PosixFileAttributes created) throws IOException {
         if (!ownerChecked) {
-            if (!created.owner().equals(owner())) {
+            Optional<Integer> directoryUser = user(path, attributes.fileKey());
+            if (directoryUser.isEmpty() || !directoryUser.equals(user(path.resolve(file), created.fileKey()))) {
                 return false;
             }
             ownerChecked = true;
         }
         return true;
+    }
+
+    /** The user id of what {@code path} names, when that is still the file {@code key} identifies. */
+    private static Optional<Integer> user(Path path, Object key) throws IOException {
+        try {
+            Map<String, Object> read = Files.readAttributes(path, "unix:uid,fileKey", LinkOption.NOFOLLOW_LINKS);
+            return key.equals(read.get("fileKey")) ? Optional.of((Integer) read.get("uid")) : Optional.empty();
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
     }
 
     /** This directory's name in its parent. */
