@@ -137,7 +137,9 @@ final class RecordServer {
         ServerSocketChannel listener = ServerSocketChannel.open();
         Selector selector = null;
         try {
-            listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
+            // The address the client connects to, whatever the JVM prefers: a server on ::1 would
+            // leave 127.0.0.1's port to anyone, who would then hear live call tokens.
+            listener.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0), BACKLOG);
             listener.configureBlocking(false);
             selector = Selector.open();
             listener.register(selector, SelectionKey.OP_ACCEPT);
@@ -180,14 +182,16 @@ final class RecordServer {
             // The selector itself failed: stop taking calls; clients run theirs themselves.
         } finally {
             closeListener();
+            // A call taken is answered by its worker before its connection closes: a client whose
+            // connection closed without an answer runs the call itself.
+            workers.shutdown();
+            workers.awaitTermination(REPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             for (SelectionKey key : List.copyOf(selector.keys())) {
                 if (key.attachment() instanceof ServerConnection connection) {
                     close(connection);
                 }
             }
             closeQuietly(selector);
-            workers.shutdown();
-            workers.awaitTermination(REPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             stopped.countDown();
         }
     }

@@ -142,9 +142,11 @@ class RecordServerTest {
     void addressFileIsPrivateAndGoesWhenIdle() throws IOException, InterruptedException {
         Path file = run.resolve("server");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
-        assertEquals(4, state().size());
+        assertEquals(5, state().size());
         assertNotEquals(state().get(1), state().get(2), "two tokens");
         assertEquals(String.valueOf(ProcessHandle.current().pid()), state().get(3));
+        String stat = Files.readString(Path.of("/proc/self/stat"));
+        assertEquals(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19], state().get(4), "its start time");
 
         Thread.sleep(1_200); // past a check of the idle time
         assertTrue(Files.exists(file), "an hour has not passed");
@@ -198,7 +200,7 @@ class RecordServerTest {
         try {
             long opened = System.nanoTime();
             for (int i = 0; i < 300; i++) {
-                idle.add(new Socket(InetAddress.getLoopbackAddress(), port()));
+                idle.add(new Socket(loopback(), port()));
             }
             Thread.sleep(300);
             assertTrue(Thread.activeCount() < threads + 10, Thread.activeCount() + " threads, " + threads + " before");
@@ -277,7 +279,7 @@ class RecordServerTest {
     }
 
     private List<String> call(String token, long sentAt, Path workingDirectory, String... args) throws IOException {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port())) {
+        try (Socket socket = new Socket(loopback(), port())) {
             socket.setSoTimeout(30_000);
             StringBuilder request = new StringBuilder();
             request.append(token).append('\0').append(sentAt).append('\0');
@@ -292,5 +294,10 @@ class RecordServerTest {
             String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             return reply.isEmpty() ? List.of() : List.of(reply.split("\n"));
         }
+    }
+
+    /** Where every client connects, whatever address family the JVM prefers. */
+    private static InetAddress loopback() throws IOException {
+        return InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
     }
 }

@@ -80,7 +80,9 @@ class RecordmcountScriptTest {
                                 .matches("server" + ServerProtocol.ofThisJar().version() + "[^.]*"))
                         .toList()) {
                     String[] words = Files.readString(file).trim().split(" ");
-                    ProcessHandle.of(Long.parseLong(words[3])).ifPresent(ProcessHandle::destroy);
+                    ProcessHandle.of(Long.parseLong(words[3]))
+                            .filter(server -> !server.equals(ProcessHandle.current())) // a stand-in's
+                            .ifPresent(ProcessHandle::destroy);
                 }
             }
         }
@@ -132,14 +134,15 @@ class RecordmcountScriptTest {
      */
     @Test
     void aPortHeldByAnotherProgramCannotAnswerNorRelayAndANewServerStarts() throws Exception {
-        // A program that took a gone server's port: it answers "taken, success" to anything.
-        try (ServerSocket impostor = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+        // A program that took a gone server's port: it answers "taken, status 7" to anything, with a
+        // taken line of the right length whose token it could not know.
+        try (ServerSocket impostor = new ServerSocket(0, 10, loopback())) {
             ByteArrayOutputStream heard = new ByteArrayOutputStream();
             Thread answering = new Thread(() -> {
                 try (Socket s = impostor.accept()) {
                     s.setSoTimeout(2_000);
                     OutputStream out = s.getOutputStream();
-                    out.write("t 00\nx 0\n".getBytes(StandardCharsets.US_ASCII));
+                    out.write(("t " + "0".repeat(32) + "\nx 7\n").getBytes(StandardCharsets.US_ASCII));
                     out.flush();
                     s.getInputStream().transferTo(heard);
                 } catch (IOException e) {
@@ -147,17 +150,13 @@ class RecordmcountScriptTest {
                 }
             });
             answering.start();
-            Path folder = Files.createDirectory(
-                    runtime.resolve("mcountkit"),
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            String key = (dir.resolve("install") + ":").replaceAll("[^A-Za-z0-9]", "_");
-            Path state = folder.resolve("server" + ServerProtocol.ofThisJar().version() + key);
+            Path state = stateFile();
             Process gone = new ProcessBuilder("true").start();
             gone.waitFor();
             String callToken = "5ec2e75ec2e75ec2e75ec2e75ec2e7aa";
             String answerToken = "a115e7a115e7a115e7a115e7a115e7bb";
             Files.writeString(
-                    state, impostor.getLocalPort() + " " + callToken + " " + answerToken + " " + gone.pid() + "\n");
+                    state, impostor.getLocalPort() + " " + callToken + " " + answerToken + " " + gone.pid() + " 1\n");
             Files.copy(SAMPLE, work.resolve("a.o"));
             Path direct = dir.resolve("direct.o");
             Files.copy(SAMPLE, direct);
@@ -167,7 +166,7 @@ class RecordmcountScriptTest {
 
             assertTrue(call.waitFor(120, TimeUnit.SECONDS));
             answering.join();
-            assertEquals(0, call.exitValue());
+            assertEquals(0, call.exitValue(), "the impostor's answer is not believed");
             assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
             String said = heard.toString(StandardCharsets.UTF_8);
             assertTrue(
@@ -180,13 +179,83 @@ class RecordmcountScriptTest {
             assertNotEquals(answerToken, now[2]);
 
             Files.copy(SAMPLE, work.resolve("b.o"));
-            try (Socket relay = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(now[0]))) {
+            // Sent now, so that the live server could refuse it for its call token only.
+            String relayed = said.replaceFirst("\0[0-9]+\0", "\0" + System.currentTimeMillis() / 1000 + "\0")
+                    .replace("a.o\0", "b.o\0");
+            try (Socket relay = new Socket(loopback(), Integer.parseInt(now[0]))) {
                 relay.setSoTimeout(10_000);
-                relay.getOutputStream().write(said.replace("a.o\0", "b.o\0").getBytes(StandardCharsets.UTF_8));
+                relay.getOutputStream().write(relayed.getBytes(StandardCharsets.UTF_8));
                 assertEquals(0, relay.getInputStream().readAllBytes().length, "the live server refuses it");
             }
             assertArrayEquals(Files.readAllBytes(SAMPLE), Files.readAllBytes(work.resolve("b.o")));
         }
+    }
+
+    /**
+     * The server listens on 127.0.0.1, where the client connects, even in a JVM that prefers IPv6
+     * (a server on ::1 left 127.0.0.1's port to anyone, who heard live call tokens there).
+     */
+    @Test
+    void aServerInAJvmPreferringIpv6IsReachedWhereTheClientConnects() throws Exception {
+        Files.copy(SAMPLE, work.resolve("a.o"));
+
+        Process call = start(
+                java.util.Map.of(
+                        "JAVA_TOOL_OPTIONS", "-Djava.net.preferIPv6Addresses=true", "MCOUNTKIT_SERVER_IDLE", "3"),
+                "a.o");
+
+        assertTrue(call.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, call.exitValue());
+        assertEquals(List.of("serve"), Files.readAllLines(starts), "served, not run alone once the server idled out");
+    }
+
+    /**
+     * A client stopped (^Z on make) after the server took its call, and resumed past its wait: bash
+     * says the wait timed out although the taken line has arrived, and the client must still use
+     * the server's answer, not run the call a second time.
+     */
+    @Test
+    void aClientStoppedPastItsWaitUsesTheAnswerThatCame() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 10, loopback())) {
+            String answerToken = "a115e7a115e7a115e7a115e7a115e7bb";
+            Files.writeString(
+                    stateFile(),
+                    server.getLocalPort() + " 5ec2e75ec2e75ec2e75ec2e75ec2e7aa " + answerToken + " "
+                            + ProcessHandle.current().pid() + " "
+                            + ServerStateFile.startTime(ProcessHandle.current().pid())
+                            + "\n");
+            Process call = start("a.o");
+            try (Socket s = server.accept()) {
+                byte[] request = new byte[4096];
+                int got = 0;
+                while (!new String(request, 0, got, StandardCharsets.UTF_8).endsWith("a.o\0")) {
+                    got += s.getInputStream().read(request, got, request.length - got);
+                }
+                signal("STOP", call);
+                s.getOutputStream().write(("t " + answerToken + "\nx 7\n").getBytes(StandardCharsets.US_ASCII));
+                Thread.sleep(
+                        TimeUnit.SECONDS.toMillis(ServerProtocol.ofThisJar().takenWait()) + 1_500);
+                signal("CONT", call);
+                assertTrue(call.waitFor(60, TimeUnit.SECONDS));
+            }
+            assertEquals(7, call.exitValue(), "the server's status");
+            assertEquals(List.of(), Files.exists(starts) ? Files.readAllLines(starts) : List.of(), "not run alone");
+        }
+    }
+
+    private static void signal(String name, Process process) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).start();
+        assertEquals(0, kill.waitFor());
+    }
+
+    private Path stateFile() throws IOException {
+        Path folder = runtime.resolve("mcountkit");
+        if (!Files.isDirectory(folder)) {
+            Files.createDirectory(
+                    folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        String key = (dir.resolve("install") + ":").replaceAll("[^A-Za-z0-9]", "_");
+        return folder.resolve("server" + ServerProtocol.ofThisJar().version() + key);
     }
 
     /**
@@ -237,16 +306,6 @@ class RecordmcountScriptTest {
         assertEquals(
                 CliRun.of("--version").out(),
                 new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-    }
-
-    private Path stateFile() throws IOException {
-        try (var files = Files.list(runtime.resolve("mcountkit"))) {
-            return files.filter(f -> f.getFileName()
-                            .toString()
-                            .matches("server" + ServerProtocol.ofThisJar().version() + "[^.]*"))
-                    .findFirst()
-                    .orElseThrow();
-        }
     }
 
     private long temporaryDirectories() throws IOException {
@@ -306,5 +365,10 @@ class RecordmcountScriptTest {
 
     private static void executable(Path file) throws IOException {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    /** Where every client connects, whatever address family the JVM prefers. */
+    private static InetAddress loopback() throws IOException {
+        return InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
     }
 }
