@@ -361,7 +361,9 @@ final class RecordServer {
             } finally {
                 // Without an answer (an Error) there is no "x" line: the client runs the call itself.
                 answered.add(connection);
-                selector.wakeup();
+                if (!here) {
+                    selector.wakeup(); // this thread, when it ran the call, sends the answers next anyway
+                }
             }
         };
         if (here) {
