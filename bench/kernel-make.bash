@@ -22,7 +22,7 @@ timed_make() {
     make -C "$tree" O="$dir" "${identity[@]}" -j"$jobs" >"$out/$name.log" 2>&1 || status=$?
   for state in "$runtime"/mcountkit/server*; do
     [[ -f $state && ! $state == *.lock ]] || continue
-    read -r port client pid <"$state" && kill "$pid" 2>/dev/null || true
+    read -r port call answer pid start <"$state" && kill "$pid" 2>/dev/null || true
   done
   rm -rf "$runtime"
   [ "$status" = 0 ] || { echo "$name: make failed: $out/$name.log" >&2; exit 1; }
