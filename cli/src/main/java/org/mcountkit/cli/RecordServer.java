@@ -14,7 +14,6 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
@@ -191,7 +190,12 @@ final class RecordServer {
             // A call taken is answered by its worker before its connection closes: a client whose
             // connection closed without an answer runs the call itself.
             workers.shutdown();
-            workers.awaitTermination(REPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            try {
+                workers.awaitTermination(REPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // closing all the same
+            }
+            sendAnswers(); // what the socket takes now of answers the workers could not send in full
             for (SelectionKey key : List.copyOf(selector.keys())) {
                 if (key.attachment() instanceof ServerConnection connection) {
                     close(connection);
@@ -340,7 +344,9 @@ final class RecordServer {
             close(connection);
             return;
         }
-        boolean here = active == 0 && small(directory, request.args());
+        // A fresh call only: its taken line goes out with its answer, which must still come well
+        // within the client's wait.
+        boolean here = active == 0 && age <= 1 && small(directory, request.args());
         connection.send(takenLine);
         if (!here && !connection.flush()) {
             close(connection); // not taken: a socket that cannot take one short line
@@ -381,22 +387,19 @@ final class RecordServer {
         }
     }
 
-    /** Whether each file {@code args} names is a regular file of at most {@link #INLINE_BYTES}. */
+    /** Whether {@code args} name one file, as Kbuild's calls do, a regular file of at most {@link #INLINE_BYTES}. */
     private static boolean small(Path directory, List<String> args) {
-        for (String arg : args) {
-            if (arg.startsWith("-")) {
-                continue;
-            }
-            try {
-                BasicFileAttributes file = Files.readAttributes(directory.resolve(arg), BasicFileAttributes.class);
-                if (!file.isRegularFile() || file.size() > INLINE_BYTES) {
-                    return false;
-                }
-            } catch (IOException | InvalidPathException e) {
-                return false;
-            }
+        Optional<RecordArguments> line = RecordmcountLine.parse(args);
+        if (line.isEmpty() || line.get().files().size() != 1) {
+            return false;
         }
-        return true;
+        try {
+            BasicFileAttributes file =
+                    Files.readAttributes(directory.resolve(line.get().files().get(0)), BasicFileAttributes.class);
+            return file.isRegularFile() && file.size() <= INLINE_BYTES;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private byte[] call(Path directory, List<String> args) {

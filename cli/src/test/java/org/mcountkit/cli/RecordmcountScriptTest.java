@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -197,6 +198,7 @@ class RecordmcountScriptTest {
      */
     @Test
     void aServerInAJvmPreferringIpv6IsReachedWhereTheClientConnects() throws Exception {
+        assumeTrue(ipv6Loopback(), "without ::1 a JVM's loopback address is 127.0.0.1 whatever it prefers");
         Files.copy(SAMPLE, work.resolve("a.o"));
 
         Process call = start(
@@ -240,6 +242,38 @@ class RecordmcountScriptTest {
             }
             assertEquals(7, call.exitValue(), "the server's status");
             assertEquals(List.of(), Files.exists(starts) ? Files.readAllLines(starts) : List.of(), "not run alone");
+        }
+    }
+
+    /**
+     * A state file left by a server that is gone, whose process id a live process of this user has
+     * now: the start time tells them apart, and the call starts a new server instead of running
+     * alone for as long as that process lives.
+     */
+    @Test
+    void aGoneServersIdTakenByAnotherProcessGetsANewServer() throws Exception {
+        try (ServerSocket refusing = new ServerSocket(0, 10, loopback())) {
+            Thread closing = new Thread(() -> {
+                try (Socket s = refusing.accept()) {
+                    s.getInputStream().read(); // the request, then closed without a word
+                } catch (IOException e) {
+                    // the test fails on how the call ran instead
+                }
+            });
+            closing.start();
+            long self = ProcessHandle.current().pid();
+            Files.writeString(
+                    stateFile(),
+                    refusing.getLocalPort() + " 5ec2e75ec2e75ec2e75ec2e75ec2e7aa a115e7a115e7a115e7a115e7a115e7bb "
+                            + self + " " + (Long.parseLong(ServerStateFile.startTime(self)) + 1) + "\n");
+            Files.copy(SAMPLE, work.resolve("a.o"));
+
+            Process call = start("a.o");
+
+            assertTrue(call.waitFor(120, TimeUnit.SECONDS));
+            closing.join();
+            assertEquals(0, call.exitValue());
+            assertEquals(List.of("serve"), Files.readAllLines(starts), "a new server, not a call run alone");
         }
     }
 
@@ -370,5 +404,15 @@ class RecordmcountScriptTest {
     /** Where every client connects, whatever address family the JVM prefers. */
     private static InetAddress loopback() throws IOException {
         return InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
+    }
+
+    private static boolean ipv6Loopback() {
+        byte[] one = new byte[16];
+        one[15] = 1;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByAddress(one))) {
+            return socket.isBound();
+        } catch (IOException e) {
+            return false;
+        }
     }
 }
