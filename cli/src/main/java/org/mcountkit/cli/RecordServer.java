@@ -84,6 +84,7 @@ final class RecordServer {
     private final ServerSocketChannel listener;
     private final int port;
     private final Selector selector;
+    private final String callTokenText;
     private final byte[] callToken;
     private final byte[] takenLine;
     private final ServerProtocol protocol;
@@ -117,6 +118,7 @@ final class RecordServer {
         this.listener = listener;
         this.port = port;
         this.selector = selector;
+        this.callTokenText = callToken;
         this.callToken = callToken.getBytes(StandardCharsets.US_ASCII);
         this.protocol = ServerProtocol.ofThisJar();
         this.takenLine = protocol.takenLine(answerToken).getBytes(StandardCharsets.US_ASCII);
@@ -208,7 +210,7 @@ final class RecordServer {
 
     /** Stops taking calls; the calls already taken are run and answered. Any thread. */
     void stop() {
-        state.deleteIfHolds(new String(callToken, StandardCharsets.US_ASCII));
+        state.deleteIfHolds(callTokenText);
         stopping = true;
         selector.wakeup();
     }
@@ -330,9 +332,9 @@ final class RecordServer {
     /**
      * Takes a whole request, from this user, and runs it; the connection waits without a deadline.
      * A call not taken is closed without a word, and its client runs it. While no other call runs,
-     * a call on small files is run on this thread, its taken line and answer sent in one write: a
-     * worker's wake-up costs more than such a call (300 calls through the client: wall 0.97x).
-     * Every other call goes to a worker, so that a large file keeps no other call waiting.
+     * a fresh call of one small file is run on this thread, its taken line and answer sent in one
+     * write: a worker's wake-up costs more than such a call. Every other call goes to a worker, so
+     * that a large file keeps no other call waiting.
      */
     private void run(ServerConnection connection, RecordRequest request) throws IOException {
         Path directory = Path.of(request.workingDirectory());
@@ -474,7 +476,7 @@ final class RecordServer {
 
     private void closeListener() {
         if (listener.isOpen()) {
-            state.deleteIfHolds(new String(callToken, StandardCharsets.US_ASCII));
+            state.deleteIfHolds(callTokenText);
             closeQuietly(listener);
         }
     }
