@@ -1,6 +1,6 @@
 package org.mcountkit.cli;
 
-/** The job counts a run takes; free of picocli, for the plain {@code record} path too. */
+/** The job counts a run takes; free of picocli, for {@link RecordLine} too. */
 final class JobCount {
 
     static final int DEFAULT = Runtime.getRuntime().availableProcessors();
@@ -16,5 +16,10 @@ final class JobCount {
 
     static boolean valid(int n) {
         return n >= 1 && n <= MAX;
+    }
+
+    /** Why {@code n}, not {@link #valid}, is refused. */
+    static String outOfRange(int n) {
+        return "-j takes 1 to " + MAX + " files processed in parallel, not " + n;
     }
 }

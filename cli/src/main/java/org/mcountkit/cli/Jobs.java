@@ -19,8 +19,7 @@ final class Jobs {
             description = "Files processed in parallel, 1 to " + JobCount.MAX + " (default: the number of cores).")
     void jobs(int n) {
         if (!JobCount.valid(n)) {
-            throw new ParameterException(
-                    spec.commandLine(), "-j takes 1 to " + JobCount.MAX + " files processed in parallel, not " + n);
+            throw new ParameterException(spec.commandLine(), JobCount.outOfRange(n));
         }
         jobs = n;
     }

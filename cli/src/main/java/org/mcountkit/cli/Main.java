@@ -11,8 +11,8 @@ import org.mcountkit.core.InputException;
 import org.mcountkit.core.Mcountkit;
 
 /**
- * The {@code mcountkit} entry point. A plain {@code record} line runs without picocli (see
- * {@link PlainRecordLine}); this class names no picocli type, so the JVM loads none of picocli
+ * The {@code mcountkit} entry point. A {@code record} line runs without picocli (see
+ * {@link RecordLine}); this class names no picocli type, so the JVM loads none of picocli
  * to verify it.
  */
 public final class Main {
@@ -72,17 +72,52 @@ public final class Main {
             }
             return recordmcount(mcountkit, Path.of(""), Arrays.asList(args).subList(1, args.length), out, err);
         }
-        Optional<RecordArguments> plain = PlainRecordLine.parse(args);
-        if (plain.isPresent()) {
-            Mcountkit mcountkit;
-            try {
-                mcountkit = Mcountkit.withPluginDirectories(plain.get().pluginPath());
-            } catch (InputException e) {
-                return UsageError.print(err, "mcountkit record", "--plugin-path " + e.getMessage());
-            }
-            return RecordRun.run(mcountkit, plain.get(), Path.of(""), out, err);
+        Optional<List<String>> recordWords = recordWords(args);
+        if (recordWords.isPresent()) {
+            return record(RecordLine.read(recordWords.get()), out, bytes, err);
         }
         return McountkitCommand.execute(out, bytes, err, args);
+    }
+
+    /**
+     * The words after {@code record} when the line is a {@code record} line, also when an argument
+     * file names the command ({@code mcountkit @line}): picocli never reads one.
+     */
+    private static Optional<List<String>> recordWords(String... args) {
+        List<String> words = Arrays.asList(args);
+        if (!words.isEmpty() && words.get(0).startsWith("@")) {
+            try {
+                words = ArgumentFiles.expand(words);
+            } catch (ArgumentFiles.UnreadableArgumentFile e) {
+                return Optional.empty();
+            }
+        }
+        if (words.isEmpty() || !words.get(0).equals("record")) {
+            return Optional.empty();
+        }
+        return Optional.of(words.subList(1, words.size()));
+    }
+
+    private static int record(RecordLine.Reading line, PrintWriter out, Optional<OutputStream> bytes, PrintWriter err) {
+        if (line instanceof RecordLine.Run run) {
+            return record(run.arguments(), out, err);
+        }
+        if (line instanceof RecordLine.Refused refused) {
+            return UsageError.print(err, "mcountkit record", refused.reason());
+        }
+        // The help or the version, drawn by picocli, whose model of record has the help's texts.
+        String option = line instanceof RecordLine.Help ? "--help" : "--version";
+        return McountkitCommand.execute(out, bytes, err, "record", option);
+    }
+
+    private static int record(RecordArguments arguments, PrintWriter out, PrintWriter err) {
+        Mcountkit mcountkit;
+        try {
+            mcountkit = Mcountkit.withPluginDirectories(arguments.pluginPath());
+        } catch (InputException e) {
+            return UsageError.print(err, "mcountkit record", "--plugin-path " + e.getMessage());
+        }
+        return RecordRun.run(mcountkit, arguments, Path.of(""), out, err);
     }
 
     /**

@@ -1,12 +1,15 @@
 package org.mcountkit.cli;
 
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code record}: the kernel's {@code recordmcount [-w] file.o...}, in place. */
+/**
+ * {@code record}, as the help, the man page and shell completion show it: the kernel's
+ * {@code recordmcount [-w] file.o...}, in place. {@link Main} hands every {@code record} line to
+ * {@link RecordLine}, its one reader, which knows these options (a test holds the two together);
+ * picocli never runs this command.
+ */
 @Command(
         name = "record",
         exitCodeList = {
@@ -19,7 +22,7 @@ import picocli.CommandLine.Option;
             "Append a __mcount_loc table of the call sites in traced sections to each object, in place.",
             "Accepts recordmcount's arguments; @FILE reads arguments from FILE."
         })
-final class RecordCommand extends CommandHelp implements Callable<Integer> {
+final class RecordCommand extends CommandHelp {
 
     @Mixin
     Context context;
@@ -38,22 +41,4 @@ final class RecordCommand extends CommandHelp implements Callable<Integer> {
             description = "Flush each rewritten file to disk before it replaces the original"
                     + " (slower; the kernel's tool and the compiler do not).")
     boolean fsync;
-
-    @Override
-    public Integer call() {
-        return RecordRun.run(
-                context.plugins.mcountkit(context.spec), arguments(), Path.of(""), context.out(), context.err());
-    }
-
-    RecordArguments arguments() {
-        return new RecordArguments(
-                kernelTool.files,
-                kernelTool.warnUntraced,
-                strict,
-                fsync,
-                jobs.jobs,
-                context.verbosity.verbose,
-                context.verbosity.quiet,
-                context.plugins.directories);
-    }
 }

@@ -15,8 +15,8 @@ import org.mcountkit.core.RecordOptions;
 import org.mcountkit.core.output.OneLine;
 
 /**
- * Records every file and prints what the kernel's tool prints. Shared by the plain parser and
- * picocli's {@code record}, and free of picocli types, so the plain path never loads picocli.
+ * Records every file and prints what the kernel's tool prints. Shared by {@code record} and
+ * {@code recordmcount}, and free of picocli types, so neither loads picocli.
  */
 final class RecordRun {
 

@@ -9,8 +9,8 @@ import java.nio.file.StandardCopyOption;
 
 /**
  * The launcher's training run for the JVM's class-data archive: one process that takes both
- * paths a later run may take, the plain {@code record} a kernel build uses and picocli's, on a
- * copy of a sample object, printing nothing.
+ * paths a later run may take, {@code record}'s own reader and picocli's, on a copy of a sample
+ * object, printing nothing.
  */
 public final class TrainingRun {
 

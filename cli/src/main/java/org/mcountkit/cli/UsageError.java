@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 
 /**
  * A usage error as binutils and LLVM tools print one: the problem, then where to read more (the
- * full usage is one {@code --help} away). Free of picocli, for the plain {@code record} path too.
+ * full usage is one {@code --help} away). Free of picocli, for {@code record}'s reader too.
  */
 final class UsageError {
 
