@@ -277,6 +277,45 @@ class RecordmcountScriptTest {
         }
     }
 
+    /**
+     * A server that lives (this user's, started when its state file says) but does not take the
+     * call (busy, stopping, at its bound) leaves it to the client: run here, once, and no second
+     * server started beside the live one. Its connection ends with a reset, which fails the
+     * client's read and must not end the call.
+     */
+    @Test
+    void aCallALiveServerDoesNotTakeRunsHereAndStartsNoServer() throws Exception {
+        try (ServerSocket refusing = new ServerSocket(0, 10, loopback())) {
+            Thread closing = new Thread(() -> {
+                try (Socket s = refusing.accept()) {
+                    s.getInputStream().read();
+                    s.setSoLinger(true, 0); // the request unread: closed with a reset
+                } catch (IOException e) {
+                    // the test fails on how the call ran instead
+                }
+            });
+            closing.start();
+            long self = ProcessHandle.current().pid();
+            String live =
+                    refusing.getLocalPort() + " 5ec2e75ec2e75ec2e75ec2e75ec2e7aa a115e7a115e7a115e7a115e7a115e7bb "
+                            + self + " " + ServerStateFile.startTime(self) + "\n";
+            Files.writeString(stateFile(), live);
+            Files.copy(SAMPLE, work.resolve("a.o"));
+            Path direct = dir.resolve("direct.o");
+            Files.copy(SAMPLE, direct);
+            CliRun.of("record", direct.toString());
+
+            Process call = start("a.o");
+
+            assertTrue(call.waitFor(120, TimeUnit.SECONDS));
+            closing.join();
+            assertEquals(0, call.exitValue());
+            assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
+            assertEquals(List.of("recordmcount"), Files.readAllLines(starts), "run here, no server started");
+            assertEquals(live, Files.readString(stateFile()), "the live server's state is left as it is");
+        }
+    }
+
     private static void signal(String name, Process process) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).start();
         assertEquals(0, kill.waitFor());
