@@ -1,5 +1,6 @@
 package org.mcountkit.cli;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.FileReader;
 import java.io.IOException;
@@ -11,14 +12,18 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Expands {@code @FILE} words for the lines read without picocli, by picocli's rules, so an
- * argument file means the same to {@code record} as to every other command: words split at
+ * Expands the {@code @FILE} words of every command line, once, before either reader sees it
+ * ({@link RecordLine} or picocli, told not to expand again), by picocli's rules: words split at
  * whitespace (every character up to the space), {@code "..."} and {@code '...'} quote (with Java's
  * escapes inside), {@code #} starts a comment to the end of the line, files nest (one already
  * expanded under the same word is skipped), {@code @@x} is the word {@code @x}, and a file that
  * cannot be read stays a word, {@code @FILE}, for the command to refuse as a file it cannot read.
+ * With the system property {@code picocli.useSimplifiedAtFiles} (empty or true) each line is one
+ * word instead, as picocli has it.
  */
 final class ArgumentFiles {
+
+    private static final String SIMPLIFIED = "picocli.useSimplifiedAtFiles";
 
     private ArgumentFiles() {}
 
@@ -50,22 +55,49 @@ final class ArgumentFiles {
         if (!visited.add(file.getAbsolutePath())) {
             return;
         }
+        if (file.isDirectory()) {
+            throw new UnreadableArgumentFile("cannot read argument file @" + name + ": it is a directory");
+        }
         // The platform's charset, as picocli reads argument files.
         try (@SuppressWarnings("DefaultCharset")
-                Reader reader = new FileReader(file)) {
-            StreamTokenizer words = new StreamTokenizer(reader);
-            words.resetSyntax();
-            words.wordChars(' ', 255);
-            words.whitespaceChars(0, ' ');
-            words.quoteChar('"');
-            words.quoteChar('\'');
-            words.commentChar('#');
-            while (words.nextToken() != StreamTokenizer.TT_EOF) {
-                addOrExpand(words.sval, out, visited);
+                BufferedReader reader = new BufferedReader(new FileReader(file))) {
+            for (String word : simplified() ? lines(reader) : words(reader)) {
+                addOrExpand(word, out, visited);
             }
         } catch (IOException e) {
             throw new UnreadableArgumentFile("cannot read argument file @" + name + ": " + reason(e));
         }
+    }
+
+    private static boolean simplified() {
+        String value = System.getProperty(SIMPLIFIED);
+        return value != null && (value.isEmpty() || Boolean.parseBoolean(value));
+    }
+
+    /** One word a line, save empty lines and comment lines. */
+    private static List<String> lines(BufferedReader reader) throws IOException {
+        List<String> words = new ArrayList<>();
+        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            if (!line.isEmpty() && !line.trim().startsWith("#")) {
+                words.add(line);
+            }
+        }
+        return words;
+    }
+
+    private static List<String> words(Reader reader) throws IOException {
+        StreamTokenizer tokens = new StreamTokenizer(reader);
+        tokens.resetSyntax();
+        tokens.wordChars(' ', 255);
+        tokens.whitespaceChars(0, ' ');
+        tokens.quoteChar('"');
+        tokens.quoteChar('\'');
+        tokens.commentChar('#');
+        List<String> words = new ArrayList<>();
+        while (tokens.nextToken() != StreamTokenizer.TT_EOF) {
+            words.add(tokens.sval);
+        }
+        return words;
     }
 
     private static String reason(IOException e) {

@@ -72,30 +72,16 @@ public final class Main {
             }
             return recordmcount(mcountkit, Path.of(""), Arrays.asList(args).subList(1, args.length), out, err);
         }
-        Optional<List<String>> recordWords = recordWords(args);
-        if (recordWords.isPresent()) {
-            return record(RecordLine.read(recordWords.get()), out, bytes, err);
+        List<String> words;
+        try {
+            words = ArgumentFiles.expand(Arrays.asList(args));
+        } catch (ArgumentFiles.UnreadableArgumentFile e) {
+            return UsageError.print(err, "mcountkit", e.getMessage());
         }
-        return McountkitCommand.execute(out, bytes, err, args);
-    }
-
-    /**
-     * The words after {@code record} when the line is a {@code record} line, also when an argument
-     * file names the command ({@code mcountkit @line}): picocli never reads one.
-     */
-    private static Optional<List<String>> recordWords(String... args) {
-        List<String> words = Arrays.asList(args);
-        if (!words.isEmpty() && words.get(0).startsWith("@")) {
-            try {
-                words = ArgumentFiles.expand(words);
-            } catch (ArgumentFiles.UnreadableArgumentFile e) {
-                return Optional.empty();
-            }
+        if (!words.isEmpty() && words.get(0).equals("record")) {
+            return record(RecordLine.read(words.subList(1, words.size())), out, bytes, err);
         }
-        if (words.isEmpty() || !words.get(0).equals("record")) {
-            return Optional.empty();
-        }
-        return Optional.of(words.subList(1, words.size()));
+        return McountkitCommand.execute(out, bytes, err, words.toArray(new String[0]));
     }
 
     private static int record(RecordLine.Reading line, PrintWriter out, Optional<OutputStream> bytes, PrintWriter err) {

@@ -167,13 +167,15 @@ final class McountkitCommand extends CommandHelp implements Runnable {
     }
 
     /**
-     * Parses and runs {@code args}; returns the exit code. {@code bytes} is the stream beneath
+     * Parses and runs {@code args}, their argument files expanded; returns the exit code. {@code bytes} is the stream beneath
      * {@code out}, for binary output; without it a command that would write bytes refuses.
      */
     static int execute(PrintWriter out, Optional<OutputStream> bytes, PrintWriter err, String... args) {
         CommandLine commandLine = new CommandLine(new McountkitCommand(bytes));
         commandLine.setOut(out);
         commandLine.setErr(err);
+        // Main has expanded the argument files, by picocli's rules: once, so @@x stays @x.
+        commandLine.setExpandAtFiles(false);
         commandLine.setParameterExceptionHandler(McountkitCommand::usageError);
         commandLine.setExecutionStrategy(McountkitCommand::runKnownCommand);
         addMachinesSection(commandLine);

@@ -1,6 +1,5 @@
 package org.mcountkit.cli;
 
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,9 +12,13 @@ import java.util.Set;
  * The one reader of {@code record}'s command line. picocli builds the model of every command by
  * reflection before it reads a word: even from the class-data archive that costs a one-object
  * {@code record} 0.07 to 0.17 s of CPU on OpenJDK 17 (docs/measurements.md), which Kbuild pays per
- * object and the per-link recipe per link. So {@code record} is read here, with picocli's syntax
- * ({@code -wq}, {@code -j8}, {@code --jobs=8}, {@code --}, {@code @FILE}) and the options
- * {@link RecordCommand} shows in the help, and picocli only draws that help.
+ * object and the per-link recipe per link. So {@code record} is read here, after
+ * {@link ArgumentFiles}, as picocli reads a line with its defaults ({@code -wq}, {@code -j8},
+ * {@code --jobs=8}, {@code --strict=false}, {@code --}; an option given twice, a bad or missing
+ * value refused at once; unknown options read past, so that {@code --help} later still wins),
+ * with the options {@link RecordCommand} shows in the help; picocli only draws that help. Where
+ * picocli would run a line that is surely a mistake, this reader refuses it: an empty FILE or
+ * DIR, a word like {@code -1} (to picocli a FILE), {@code -w=} (to picocli: no {@code -w}).
  */
 final class RecordLine {
 
@@ -58,10 +61,6 @@ final class RecordLine {
         static Optional<Option> named(String name) {
             return Arrays.stream(values()).filter(o -> o.names.contains(name)).findFirst();
         }
-
-        String longestName() {
-            return names.get(names.size() - 1);
-        }
     }
 
     /** What an option takes after its name. */
@@ -72,151 +71,142 @@ final class RecordLine {
     }
 
     private final List<String> words;
-    private final Set<Option> given = EnumSet.noneOf(Option.class);
-    private final Set<Option> on = EnumSet.noneOf(Option.class);
+    private final Set<Option> seen = EnumSet.noneOf(Option.class);
+    private final Set<Option> setFlags = EnumSet.noneOf(Option.class);
     private final List<Path> files = new ArrayList<>();
     private final List<Path> pluginPath = new ArrayList<>();
+    private final List<String> unknown = new ArrayList<>();
     private int jobs = JobCount.DEFAULT;
-
-    /**
-     * The first unknown option. The line is read on past it, as picocli reads it, so a help or
-     * version asked for later still wins.
-     */
-    private Optional<String> unknown = Optional.empty();
-
     private int next;
 
     private RecordLine(List<String> words) {
         this.words = words;
     }
 
-    /** Reads the words after {@code record}. */
-    static Reading read(List<String> args) {
-        List<String> words;
-        try {
-            words = ArgumentFiles.expand(args);
-        } catch (ArgumentFiles.UnreadableArgumentFile e) {
-            return new Refused(e.getMessage());
-        }
+    /** Reads the words after {@code record}, their argument files expanded. */
+    static Reading read(List<String> words) {
         return new RecordLine(words).read();
     }
 
+    /**
+     * Each step below returns the refusal that ends the reading, or nothing to read on: only a
+     * wrong value or a repeated option ends it at once, as it does picocli's.
+     */
     private Reading read() {
         boolean options = true;
         while (next < words.size()) {
             String word = words.get(next++);
-            Optional<Reading> stop;
+            Optional<Refused> refused;
             if (options && word.equals("--")) {
                 options = false;
-                stop = Optional.empty();
+                refused = Optional.empty();
             } else if (options && word.startsWith("--")) {
-                stop = longOption(word);
+                refused = longOption(word);
             } else if (options && word.length() > 1 && word.charAt(0) == '-') {
-                stop = shortOptions(word);
+                refused = shortOptions(word);
             } else {
-                stop = file(word);
+                refused = file(word);
             }
-            if (stop.isPresent()) {
-                return stop.get();
+            if (refused.isPresent()) {
+                return refused.get();
             }
         }
-        if (unknown.isPresent()) {
-            return new Refused(unknown.get());
+        if (seen.contains(Option.HELP)) {
+            return new Help();
+        }
+        if (seen.contains(Option.VERSION)) {
+            return new Version();
+        }
+        if (!unknown.isEmpty()) {
+            return new Refused("Unknown option" + (unknown.size() == 1 ? "" : "s") + ": " + String.join(", ", unknown));
         }
         if (files.isEmpty()) {
             return new Refused("record needs at least one FILE");
         }
         return new Run(new RecordArguments(
                 files,
-                on.contains(Option.WARN_UNTRACED),
-                on.contains(Option.STRICT),
-                on.contains(Option.FSYNC),
+                setFlags.contains(Option.WARN_UNTRACED),
+                setFlags.contains(Option.STRICT),
+                setFlags.contains(Option.FSYNC),
                 jobs,
-                on.contains(Option.VERBOSE),
-                on.contains(Option.QUIET),
+                setFlags.contains(Option.VERBOSE),
+                setFlags.contains(Option.QUIET),
                 pluginPath));
     }
 
     /** {@code --name} or {@code --name=value}. */
-    private Optional<Reading> longOption(String word) {
+    private Optional<Refused> longOption(String word) {
         int equals = word.indexOf('=');
         String name = equals < 0 ? word : word.substring(0, equals);
         Optional<Option> option = Option.named(name);
         if (option.isEmpty()) {
-            return unknown("Unknown option: '" + word + "'");
+            unknown.add("'" + word + "'");
+            return Optional.empty();
         }
         return take(option.get(), name, equals < 0 ? Optional.empty() : Optional.of(word.substring(equals + 1)));
     }
 
     /** {@code -w}, a cluster {@code -wq}, or one ending in a value: {@code -wj8}, {@code -j=8}, {@code -w=false}. */
-    private Optional<Reading> shortOptions(String word) {
+    private Optional<Refused> shortOptions(String word) {
         for (int i = 1; i < word.length(); i++) {
             String name = "-" + word.charAt(i);
             Optional<Option> option = Option.named(name);
             if (option.isEmpty()) {
-                return unknown(
+                // picocli's words: the rest of the cluster, and the cluster it came in.
+                unknown.add(
                         i == 1
-                                ? "Unknown option: '" + word + "'"
-                                : "Unknown option: '" + name + "' (while processing option: '" + word + "')");
+                                ? "'" + word + "'"
+                                : "'-" + word.substring(i) + "' (while processing option: '" + word + "')");
+                return Optional.empty();
             }
             String rest = word.substring(i + 1);
             if (option.get().value != Value.NONE || rest.startsWith("=")) {
                 String attached = rest.startsWith("=") ? rest.substring(1) : rest;
                 return take(option.get(), name, rest.isEmpty() ? Optional.empty() : Optional.of(attached));
             }
-            Optional<Reading> stop = take(option.get(), name, Optional.empty());
-            if (stop.isPresent()) {
-                return stop;
+            Optional<Refused> refused = take(option.get(), name, Optional.empty());
+            if (refused.isPresent()) {
+                return refused;
             }
         }
         return Optional.empty();
     }
 
     /** Takes an option, with its value attached to its name or else the next word. */
-    private Optional<Reading> take(Option option, String name, Optional<String> attached) {
-        if (option.value != Value.REPEATABLE && !given.add(option)) {
-            return refused("option '" + option.longestName() + "' given twice");
+    private Optional<Refused> take(Option option, String name, Optional<String> attached) {
+        if (option.value != Value.REPEATABLE && !seen.add(option)) {
+            return refused("option '" + name + "' given twice");
         }
         if (option.value == Value.NONE) {
             return flag(option, name, attached);
         }
-        Optional<String> value = attached.isPresent() ? attached : nextWordAsValue();
-        if (value.isEmpty()) {
+        if (attached.isEmpty() && next == words.size()) {
             return refused("option '" + name + "' needs a value");
         }
-        return option == Option.JOBS ? jobs(value.get()) : pluginDirectory(value.get());
+        if (attached.isEmpty() && (words.get(next).equals("--") || namesAnOption(words.get(next)))) {
+            return refused("option '" + name + "' needs a value, not the option '" + words.get(next) + "'");
+        }
+        String value = attached.isPresent() ? attached.get() : words.get(next++);
+        if (option == Option.JOBS) {
+            return jobs(value);
+        }
+        if (value.isEmpty()) {
+            return refused("option '" + name + "' needs a folder, not an empty name");
+        }
+        pluginPath.add(Path.of(value));
+        return Optional.empty();
     }
 
     /** A flag, set by its name alone or by {@code --name=true}, cleared by {@code --name=false}. */
-    private Optional<Reading> flag(Option option, String name, Optional<String> attached) {
+    private Optional<Refused> flag(Option option, String name, Optional<String> attached) {
         String value = attached.orElse("true");
         if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
             return refused("option '" + name + "' takes true or false, not '" + value + "'");
         }
-        // Named at all, the help and the version are asked for, as picocli has it.
-        if (option == Option.HELP) {
-            return Optional.of(new Help());
-        }
-        if (option == Option.VERSION) {
-            return Optional.of(new Version());
-        }
         if (Boolean.parseBoolean(value)) {
-            on.add(option);
+            setFlags.add(option);
         }
         return Optional.empty();
-    }
-
-    /** The next word, unless there is none or it is an option of its own. */
-    private Optional<String> nextWordAsValue() {
-        if (next == words.size()) {
-            return Optional.empty();
-        }
-        String word = words.get(next);
-        if (word.equals("--") || namesAnOption(word)) {
-            return Optional.empty();
-        }
-        next++;
-        return Optional.of(word);
     }
 
     /** An option's name, with or without a value, or a cluster that opens with one: {@code -wq}. */
@@ -228,7 +218,7 @@ final class RecordLine {
                         && Option.named(word.substring(0, 2)).isPresent());
     }
 
-    private Optional<Reading> jobs(String value) {
+    private Optional<Refused> jobs(String value) {
         int n;
         try {
             n = Integer.parseInt(value);
@@ -242,32 +232,15 @@ final class RecordLine {
         return Optional.empty();
     }
 
-    private Optional<Reading> pluginDirectory(String value) {
-        try {
-            pluginPath.add(Path.of(value));
-        } catch (InvalidPathException e) {
-            return refused("--plugin-path " + value + ": not a path: " + e.getReason());
+    private Optional<Refused> file(String word) {
+        if (word.isEmpty()) {
+            return refused("an empty FILE name");
         }
+        files.add(Path.of(word));
         return Optional.empty();
     }
 
-    private Optional<Reading> file(String word) {
-        try {
-            files.add(Path.of(word));
-        } catch (InvalidPathException e) {
-            return refused(word + ": not a path: " + e.getReason());
-        }
-        return Optional.empty();
-    }
-
-    private Optional<Reading> unknown(String reason) {
-        if (unknown.isEmpty()) {
-            unknown = Optional.of(reason);
-        }
-        return Optional.empty();
-    }
-
-    private static Optional<Reading> refused(String reason) {
+    private static Optional<Refused> refused(String reason) {
         return Optional.of(new Refused(reason));
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -121,7 +122,6 @@ class RecordLineTest {
                 List.of("record", "-wwq", "a.o"),
                 List.of("record", "-jw", "a.o"),
                 List.of("record", "-j2h", "a.o"),
-                List.of("record", "--plugin-path=", "a.o"),
                 List.of("record", "--jobs", "--", "3", "a.o"),
                 List.of("record", "-x", "--help"),
                 List.of("record", "--help", "-x"),
@@ -158,7 +158,22 @@ class RecordLineTest {
                 List.of("record", "@", "a.o"),
                 List.of("record", "@" + dir.resolve("missing.args")),
                 List.of("@" + line),
-                List.of("@" + line, "b.o"));
+                List.of("@" + line, "b.o"),
+                List.of("@" + line, "@@" + plainList),
+                List.of("record", "-V", "-h"),
+                List.of("record", "-Vh"),
+                List.of("record", "-V", "-x", "-h"),
+                List.of("record", "--help", "-j", "two"),
+                List.of("record", "--help", "-j", "0"),
+                List.of("record", "-h", "-j"),
+                List.of("record", "-h", "--help"),
+                List.of("record", "-hh"),
+                List.of("record", "-V", "--version"),
+                List.of("record", "-w", "-h", "-w"),
+                List.of("record", "-x", "-y", "a.o"),
+                List.of("record", "-quiet", "a.o"),
+                List.of("record", "-wxq", "a.o"),
+                List.of("record", "-x", "--nosuch", "-wy", "a.o"));
         for (List<String> words : lines) {
             String[] args = words.toArray(new String[0]);
             Optional<List<String>> ours = readAsMainDoes(args);
@@ -176,12 +191,91 @@ class RecordLineTest {
         }
     }
 
+    /** Lines picocli would run that are surely mistakes in a build: refused here. */
+    @Test
+    void refusesWhatPicocliWouldRunByMistake() {
+        List<List<String>> lines = List.of(
+                List.of("record", "-1", "a.o"),
+                List.of("record", "-w=", "a.o"),
+                List.of("record", "--strict=", "a.o"),
+                List.of("record", "-w ", "a.o"),
+                List.of("record", "-j ", "4", "a.o"),
+                List.of("record", ""),
+                List.of("record", "--plugin-path=", "a.o"));
+        for (List<String> words : lines) {
+            String[] args = words.toArray(new String[0]);
+            assertInstanceOf(RecordLine.Run.class, picocli(args), "picocli runs " + words);
+            assertInstanceOf(RecordLine.Refused.class, RecordLine.read(words.subList(1, words.size())), "" + words);
+        }
+    }
+
+    /** Argument files are expanded once, for every command, before either reader sees the line. */
+    @Test
+    void argumentFilesAreReadOnceForEveryCommand() throws Exception {
+        Path object = dir.resolve("a.o");
+        Files.copy(Samples.samples().resolve("obj/x86_64-fentry.o"), object);
+        byte[] before = Files.readAllBytes(object);
+        Path objects = Files.writeString(dir.resolve("objects.args"), object + "\n");
+        Path record = Files.writeString(dir.resolve("record.args"), "record\n");
+
+        // @@ escapes an argument file's name: the FILE is "@objects.args", which does not exist.
+        CliRun escaped = CliRun.of("@" + record, "@@" + objects);
+        assertEquals(1, escaped.exitCode(), escaped.err());
+        assertTrue(escaped.err().contains("@" + objects), escaped.err());
+        assertArrayEquals(before, Files.readAllBytes(object));
+
+        // A pipe can be read once only: what it says reaches the command, record or another.
+        Path fifo = dir.resolve("line.fifo");
+        Command.check(dir, "mkfifo", fifo.toString());
+        Thread writer = new Thread(() -> {
+            try {
+                Files.writeString(fifo, "list " + object + "\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        CliRun listed = CliRun.of("@" + fifo);
+        writer.join();
+        assertEquals(0, listed.exitCode(), listed.err());
+        assertTrue(listed.out().contains("__fentry__"), listed.out());
+
+        Path folder = Files.createDirectory(dir.resolve("folder.args"));
+        assertEquals(
+                new CliRun(
+                        2,
+                        "",
+                        "mcountkit: cannot read argument file @" + folder + ": it is a directory\n"
+                                + "Try 'mcountkit --help' for more information.\n"),
+                CliRun.of("@" + record, "@" + folder, object.toString()));
+        assertArrayEquals(before, Files.readAllBytes(object));
+    }
+
+    /** picocli's property for one argument a line holds for record too. */
+    @Test
+    void oneArgumentALineWhenPicocliIsToldSo() throws IOException {
+        Path object = dir.resolve("a b.o");
+        Files.copy(Samples.samples().resolve("obj/x86_64-fentry.o"), object);
+        Path list = Files.writeString(dir.resolve("list.args"), "# the object\n" + object + "\n\n");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Command.check(
+                dir,
+                java.toString(),
+                "-Dpicocli.useSimplifiedAtFiles",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "record",
+                "-q",
+                "@" + list);
+        assertFalse(TableOracle.entries(object, "__mcount_loc").isEmpty(), "the object was recorded");
+    }
+
     @Test
     void aWrongLineSaysWhatIsWrongOnceAndLeavesTheObjectAlone() throws IOException {
         Path object = dir.resolve("a.o");
         Files.copy(Samples.samples().resolve("obj/x86_64-fentry.o"), object);
         byte[] before = Files.readAllBytes(object);
-        Path folder = Files.createDirectory(dir.resolve("folder.args"));
         String a = object.toString();
         Map<List<String>, String> reasons = Map.of(
                 List.of("record", "-wx", a), "Unknown option: '-x' (while processing option: '-wx')",
@@ -192,8 +286,8 @@ class RecordLineTest {
                 List.of("record", "--strict", "--strict", a), "option '--strict' given twice",
                 List.of("record", "--fsync=maybe", a), "option '--fsync' takes true or false, not 'maybe'",
                 List.of("record", "-q"), "record needs at least one FILE",
-                List.of("record", "@" + folder, a),
-                        "cannot read argument file @" + folder + ": " + folder + " (Is a directory)");
+                List.of("record", "-j", "-w", a), "option '-j' needs a value, not the option '-w'",
+                List.of("record", "-x", "-y", a), "Unknown options: '-x', '-y'");
         reasons.forEach((line, reason) -> assertEquals(
                 new CliRun(2, "", "mcountkit: " + reason + "\nTry 'mcountkit record --help' for more information.\n"),
                 CliRun.of(line.toArray(new String[0])),
@@ -232,15 +326,13 @@ class RecordLineTest {
         assertFalse(TableOracle.entries(object, "__mcount_loc").isEmpty(), "the object was recorded");
     }
 
-    /** How Main finds the words of a record line: after {@code record}, argument files first. */
+    /** How Main finds the words of a record line: its argument files expanded, then after {@code record}. */
     private static Optional<List<String>> readAsMainDoes(String... args) {
-        List<String> words = List.of(args);
-        if (words.get(0).startsWith("@")) {
-            try {
-                words = ArgumentFiles.expand(words);
-            } catch (ArgumentFiles.UnreadableArgumentFile e) {
-                return Optional.empty();
-            }
+        List<String> words;
+        try {
+            words = ArgumentFiles.expand(List.of(args));
+        } catch (ArgumentFiles.UnreadableArgumentFile e) {
+            return Optional.empty();
         }
         return words.get(0).equals("record") ? Optional.of(words.subList(1, words.size())) : Optional.empty();
     }
