@@ -2,7 +2,6 @@ package org.mcountkit.cli;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -59,7 +58,12 @@ final class RecordLine {
 
         /** The option of a name, {@code -w} or {@code --jobs}. */
         static Optional<Option> named(String name) {
-            return Arrays.stream(values()).filter(o -> o.names.contains(name)).findFirst();
+            for (Option option : values()) {
+                if (option.names.contains(name)) {
+                    return Optional.of(option);
+                }
+            }
+            return Optional.empty();
         }
     }
 
