@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mcountkit.core.testkit.SparseElf;
+import org.mcountkit.testkit.Command;
 
 /**
  * {@code bin/mcountkit-recordmcount} as Kbuild runs it: the C tool's command line, in the
@@ -314,6 +315,68 @@ class RecordmcountScriptTest {
             assertEquals(List.of("recordmcount"), Files.readAllLines(starts), "run here, no server started");
             assertEquals(live, Files.readString(stateFile()), "the live server's state is left as it is");
         }
+    }
+
+    /**
+     * README's recipe: a copy of the client in the kernel's build folder, naming its installation,
+     * is served by that installation's one server; a copy of another version says so and runs the
+     * call itself, starting no server that would not understand it.
+     */
+    @Test
+    void aCopyInTheBuildFolderIsServedByItsInstallationsServer() throws Exception {
+        String recipe = Files.readAllLines(Path.of("../README.md")).stream()
+                .filter(l -> l.startsWith("sed 's|^home=$|home=/path/to/mcountkit|'"))
+                .findFirst()
+                .orElseThrow();
+        Path scripts = Files.createDirectories(dir.resolve("build/scripts"));
+        Command.check(
+                dir,
+                "sh",
+                "-c",
+                recipe.replace("/path/to/mcountkit", dir.resolve("install").toString())
+                        .replace(
+                                "build/scripts/recordmcount",
+                                scripts.resolve("recordmcount").toString()));
+        executable(scripts.resolve("recordmcount"));
+        Files.copy(SAMPLE, work.resolve("a.o"));
+        Files.copy(SAMPLE, work.resolve("b.o"));
+        Path direct = dir.resolve("direct.o");
+        Files.copy(SAMPLE, direct);
+        CliRun.of("record", direct.toString());
+
+        ProcessBuilder copy = new ProcessBuilder(scripts.resolve("recordmcount").toString(), "a.o")
+                .directory(work.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        copy.environment().put("XDG_RUNTIME_DIR", runtime.toString());
+        Process served = copy.start();
+        assertTrue(served.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, served.exitValue());
+        Process installed = start("b.o");
+        assertTrue(installed.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, installed.exitValue());
+        assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
+        assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("b.o")));
+        assertEquals(List.of("serve"), Files.readAllLines(starts), "one server for the copy and the installation");
+
+        Path stale = scripts.resolve("recordmcount.old");
+        Files.writeString(
+                stale,
+                Files.readString(scripts.resolve("recordmcount"))
+                        .replaceFirst("(?m)^protocol_version=.*$", "protocol_version=1"));
+        executable(stale);
+        Files.copy(SAMPLE, work.resolve("c.o"));
+        Files.delete(starts);
+        ProcessBuilder old = new ProcessBuilder(stale.toString(), "c.o")
+                .directory(work.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        old.environment().put("XDG_RUNTIME_DIR", runtime.toString());
+        Process ran = old.start();
+        assertTrue(ran.waitFor(120, TimeUnit.SECONDS));
+        String err = new String(ran.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, ran.exitValue(), err);
+        assertTrue(err.contains(stale + " was copied from another version of"), err);
+        assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("c.o")));
+        assertEquals(List.of("recordmcount"), Files.readAllLines(starts), "run here, no server started");
     }
 
     private static void signal(String name, Process process) throws Exception {
