@@ -160,9 +160,7 @@ class RecordmcountScriptTest {
             Files.writeString(
                     state, impostor.getLocalPort() + " " + callToken + " " + answerToken + " " + gone.pid() + " 1\n");
             Files.copy(SAMPLE, work.resolve("a.o"));
-            Path direct = dir.resolve("direct.o");
-            Files.copy(SAMPLE, direct);
-            CliRun.of("record", direct.toString());
+            Path direct = recordedByRecord();
 
             Process call = start("a.o");
 
@@ -302,9 +300,7 @@ class RecordmcountScriptTest {
                             + self + " " + ServerStateFile.startTime(self) + "\n";
             Files.writeString(stateFile(), live);
             Files.copy(SAMPLE, work.resolve("a.o"));
-            Path direct = dir.resolve("direct.o");
-            Files.copy(SAMPLE, direct);
-            CliRun.of("record", direct.toString());
+            Path direct = recordedByRecord();
 
             Process call = start("a.o");
 
@@ -340,9 +336,7 @@ class RecordmcountScriptTest {
         executable(scripts.resolve("recordmcount"));
         Files.copy(SAMPLE, work.resolve("a.o"));
         Files.copy(SAMPLE, work.resolve("b.o"));
-        Path direct = dir.resolve("direct.o");
-        Files.copy(SAMPLE, direct);
-        CliRun.of("record", direct.toString());
+        Path direct = recordedByRecord();
 
         ProcessBuilder copy = new ProcessBuilder(scripts.resolve("recordmcount").toString(), "a.o")
                 .directory(work.toFile())
@@ -377,6 +371,14 @@ class RecordmcountScriptTest {
         assertTrue(err.contains(stale + " was copied from another version of"), err);
         assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("c.o")));
         assertEquals(List.of("recordmcount"), Files.readAllLines(starts), "run here, no server started");
+    }
+
+    /** The sample as {@code mcountkit record} writes it, in one JVM: what every call must write. */
+    private Path recordedByRecord() throws IOException {
+        Path direct = dir.resolve("direct.o");
+        Files.copy(SAMPLE, direct);
+        CliRun.of("record", direct.toString());
+        return direct;
     }
 
     private static void signal(String name, Process process) throws Exception {
