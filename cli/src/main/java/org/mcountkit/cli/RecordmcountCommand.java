@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
         footer = {"  mcountkit recordmcount -w kernel/sched/core.o", "  mcountkit-recordmcount kernel/sched/core.o"},
         description = {
             "The kernel's scripts/recordmcount command line, exactly: record each FILE in place, as record does.",
-            "Kbuild runs it once per object: point scripts/recordmcount at the mcountkit-recordmcount script,"
-                    + " which hands each call to one build server (mcountkit serve) so a call costs a few ms."
+            "Kbuild runs it once per object: copy the mcountkit-recordmcount script to scripts/recordmcount,"
+                    + " its home= line naming the installation; it hands each call to one build server"
+                    + " (mcountkit serve), so a call costs a few ms."
         })
 final class RecordmcountCommand extends CommandHelp implements Callable<Integer> {
 
