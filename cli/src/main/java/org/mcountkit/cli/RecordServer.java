@@ -143,6 +143,8 @@ final class RecordServer {
             throws IOException {
         ServerSocketChannel listener = ServerSocketChannel.open();
         Selector selector = null;
+        ServerStateFile state = new ServerStateFile(stateFile);
+        String callToken = "";
         try {
             // The address the client connects to, whatever the JVM prefers: a server on ::1 would
             // leave 127.0.0.1's port to anyone, who would then hear live call tokens.
@@ -151,14 +153,15 @@ final class RecordServer {
             selector = Selector.open();
             listener.register(selector, SelectionKey.OP_ACCEPT);
             SecureRandom random = new SecureRandom();
-            String callToken = token(random);
+            callToken = token(random);
             String answerToken = token(random);
-            ServerStateFile state = new ServerStateFile(stateFile);
             int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
             state.write(port, callToken, answerToken, ProcessHandle.current().pid());
             return new RecordServer(
                     mcountkit, state, idle, jar, listener, port, selector, callToken, answerToken, peers);
         } catch (IOException | RuntimeException e) {
+            // A state file naming a server that never served would send calls to a closed port.
+            state.deleteIfHolds(callToken);
             listener.close();
             if (selector != null) {
                 selector.close();

@@ -321,7 +321,7 @@ class RecordmcountScriptTest {
     @Test
     void aCopyInTheBuildFolderIsServedByItsInstallationsServer() throws Exception {
         String recipe = Files.readAllLines(Path.of("../README.md")).stream()
-                .filter(l -> l.startsWith("sed 's|^home=$|home=/path/to/mcountkit|'"))
+                .filter(l -> l.startsWith("sed \"s|^home=\\$|home='/path/to/mcountkit'|\""))
                 .findFirst()
                 .orElseThrow();
         Path scripts = Files.createDirectories(dir.resolve("build/scripts"));
@@ -330,9 +330,7 @@ class RecordmcountScriptTest {
                 "sh",
                 "-c",
                 recipe.replace("/path/to/mcountkit", dir.resolve("install").toString())
-                        .replace(
-                                "build/scripts/recordmcount",
-                                scripts.resolve("recordmcount").toString()));
+                        .replace("build/scripts/", scripts + "/"));
         executable(scripts.resolve("recordmcount"));
         Files.copy(SAMPLE, work.resolve("a.o"));
         Files.copy(SAMPLE, work.resolve("b.o"));
@@ -364,6 +362,8 @@ class RecordmcountScriptTest {
                 .directory(work.toFile())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         old.environment().put("XDG_RUNTIME_DIR", runtime.toString());
+        // The script's own variables, set by the caller, change nothing.
+        old.environment().putAll(java.util.Map.of("copied", "0", "self", "x", "taken", "1"));
         Process ran = old.start();
         assertTrue(ran.waitFor(120, TimeUnit.SECONDS));
         String err = new String(ran.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -371,6 +371,94 @@ class RecordmcountScriptTest {
         assertTrue(err.contains(stale + " was copied from another version of"), err);
         assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("c.o")));
         assertEquals(List.of("recordmcount"), Files.readAllLines(starts), "run here, no server started");
+
+        Path lost = scripts.resolve("recordmcount.lost");
+        Files.writeString(
+                lost,
+                Files.readString(stale).replaceFirst("(?m)^home=.*$", "home='" + dir.resolve("no such place") + "'"));
+        executable(lost);
+        ProcessBuilder nowhere = new ProcessBuilder(lost.toString(), "c.o").directory(work.toFile());
+        nowhere.environment().put("XDG_RUNTIME_DIR", runtime.toString());
+        Process refused = nowhere.start();
+        assertTrue(refused.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(2, refused.exitValue());
+        assertEquals(
+                "mcountkit-recordmcount: " + lost + ": no mcountkit in " + dir.resolve("no such place")
+                        + " (its home= line)\n",
+                new String(refused.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A state file without an answer token is not one a server wrote: an answer beginning with an
+     * empty token is not believed, and the call starts a server of its own.
+     */
+    @Test
+    void aStateFileWithoutAnAnswerTokenIsNotBelieved() throws Exception {
+        try (ServerSocket squatter = new ServerSocket(0, 10, loopback())) {
+            // Whoever connects is answered as if taken with the empty token (the call need not
+            // connect at all: that a state file without a token sends it nowhere is fine too).
+            Thread answering = new Thread(() -> {
+                try (Socket s = squatter.accept()) {
+                    s.getOutputStream().write("t \n1 forged\nx 0\n".getBytes(StandardCharsets.US_ASCII));
+                } catch (IOException e) {
+                    // closed unasked: the test fails on what the call printed instead
+                }
+            });
+            answering.setDaemon(true);
+            answering.start();
+            Files.writeString(stateFile(), squatter.getLocalPort() + " 5ec2e75ec2e75ec2e75ec2e75ec2e7aa\n");
+            Files.copy(SAMPLE, work.resolve("a.o"));
+            Path direct = recordedByRecord();
+
+            Process call = start(ProcessBuilder.Redirect.PIPE, "a.o");
+            String out = new String(call.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+            assertTrue(call.waitFor(120, TimeUnit.SECONDS));
+            assertEquals(0, call.exitValue());
+            assertEquals("", out, "the squatter's answer is not printed");
+            assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
+            assertEquals(List.of("serve"), Files.readAllLines(starts));
+        }
+    }
+
+    /**
+     * A state folder others may enter holds no server (the server refuses it): each call runs in a
+     * JVM of its own and says why, rather than starting a server that stops at once.
+     */
+    @Test
+    void aFolderOthersMayEnterGetsNoServerAndSaysSo() throws Exception {
+        Path folder = stateFile().getParent();
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.copy(SAMPLE, work.resolve("a.o"));
+        Path direct = recordedByRecord();
+
+        Process call = start("a.o");
+
+        assertTrue(call.waitFor(120, TimeUnit.SECONDS));
+        String err = new String(call.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, call.exitValue(), err);
+        assertTrue(
+                err.startsWith("mcountkit-recordmcount: " + folder
+                        + " is not private (mode 0700): no build server, each call in a JVM of its own\n"),
+                err);
+        assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
+        assertEquals(List.of("recordmcount"), Files.readAllLines(starts));
+    }
+
+    /** A served call whose output cannot be written fails, as a call run in a JVM does. */
+    @Test
+    void aServedCallWhoseOutputCannotBeWrittenFails() throws Exception {
+        Files.copy(Path.of("../samples/obj/x86_64-untraced.o"), work.resolve("u.o"));
+        Files.copy(SAMPLE, work.resolve("warm.o"));
+        assertTrue(start("warm.o").waitFor(120, TimeUnit.SECONDS));
+
+        Process call = start(ProcessBuilder.Redirect.to(new java.io.File("/dev/full")), "-w", "u.o");
+
+        assertTrue(call.waitFor(120, TimeUnit.SECONDS));
+        String err = new String(call.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, call.exitValue(), err);
+        assertEquals("mcountkit-recordmcount: standard output: write error\n", err);
+        assertEquals(List.of("serve"), Files.readAllLines(starts), "served");
     }
 
     /** The sample as {@code mcountkit record} writes it, in one JVM: what every call must write. */
