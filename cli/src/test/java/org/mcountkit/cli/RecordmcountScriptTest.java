@@ -461,6 +461,27 @@ class RecordmcountScriptTest {
         assertEquals(List.of("serve"), Files.readAllLines(starts), "served");
     }
 
+    /** The client finds the launcher beside it, in a folder of any name. */
+    @Test
+    void theLauncherIsFoundBesideTheClientOutsideABinFolder() throws Exception {
+        Path tools = Files.createDirectories(dir.resolve("tools"));
+        Files.copy(script, tools.resolve("mcountkit-recordmcount"));
+        Files.copy(script.resolveSibling("mcountkit"), tools.resolve("mcountkit"));
+        Files.copy(SAMPLE, work.resolve("a.o"));
+        Path direct = recordedByRecord();
+
+        ProcessBuilder elsewhere =
+                new ProcessBuilder(tools.resolve("mcountkit-recordmcount").toString(), "a.o").directory(work.toFile());
+        elsewhere.environment().put("MCOUNTKIT_SERVER", "0");
+        Process call = elsewhere.start();
+
+        assertTrue(call.waitFor(120, TimeUnit.SECONDS));
+        String err = new String(call.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, call.exitValue(), err);
+        assertArrayEquals(Files.readAllBytes(direct), Files.readAllBytes(work.resolve("a.o")));
+        assertEquals(List.of("recordmcount"), Files.readAllLines(starts));
+    }
+
     /** The sample as {@code mcountkit record} writes it, in one JVM: what every call must write. */
     private Path recordedByRecord() throws IOException {
         Path direct = dir.resolve("direct.o");
